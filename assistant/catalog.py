@@ -1,0 +1,99 @@
+"""Every card the program knows: the embedded set, then the imported database.
+
+The embedded set ships inside the package, so the program works before any import;
+the imported database (``table-assistant cards import``) adds the rest of the card
+pool when the user has it.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from assistant.carddb import CardDatabase
+from assistant.cards import Card, basic_energy, basic_energy_type, fold
+from assistant.paths import card_database_path
+
+
+class Catalog:
+    """Card lookup over the embedded cards and, when given, the imported database."""
+
+    def __init__(self, embedded: list[Card], database: CardDatabase | None = None) -> None:
+        self.embedded = embedded
+        self.database = database
+
+    @cached_property
+    def _by_id(self) -> dict[str, Card]:
+        return {card.id: card for card in self.embedded}
+
+    @cached_property
+    def _by_folded_name(self) -> dict[str, list[Card]]:
+        index: dict[str, list[Card]] = {}
+        for card in self.embedded:
+            index.setdefault(fold(card.name), []).append(card)
+        return index
+
+    @cached_property
+    def _by_printing(self) -> dict[tuple[str, str], Card]:
+        index: dict[tuple[str, str], Card] = {}
+        for card in self.embedded:
+            for code in filter(None, (card.set_code, card.set_id)):
+                index[(code.upper(), card.number.upper())] = card
+        return index
+
+    def get(self, card_id: str) -> Card | None:
+        """A printing by its pokemontcg.io id (``sv3-125``)."""
+        card = self._by_id.get(card_id)
+        if card is None and self.database is not None:
+            card = self.database.get(card_id)
+        return card
+
+    def by_name(self, name: str) -> list[Card]:
+        """Every known printing of a name (exact or normalised spelling); a basic
+        Energy named any usual way (``Fire Energy``, ``Basic {R} Energy``) is the
+        embedded basic Energy card of that type."""
+        cards = list(self._by_folded_name.get(fold(name), ()))
+        if not cards and self.database is not None:
+            cards = self.database.by_name(name)
+        if not cards:
+            kind = basic_energy_type(name)
+            if kind:
+                return [self._basic_energy(kind)]
+        return cards
+
+    def printing(self, set_code: str, number: str) -> Card | None:
+        """The card at ``number`` in the set with ptcgo code or id ``set_code``."""
+        card = self._by_printing.get((set_code.upper(), number.upper()))
+        if card is None and number.isdigit():
+            card = self._by_printing.get((set_code.upper(), number.lstrip("0") or number))
+        if card is None and self.database is not None:
+            card = self.database.printing(set_code, number)
+        return card
+
+    def resolve(self, ref: str) -> Card | None:
+        """A card named in a position file or on the command line: an id, else a name
+        (its newest printing), else None."""
+        return self.get(ref) or next(iter(self.by_name(ref)), None)
+
+    def all_names(self) -> list[tuple[str, str]]:
+        """(name, id) of every known printing: embedded first, then the database."""
+        names = [(card.name, card.id) for card in self.embedded]
+        if self.database is not None:
+            seen = {card_id for _, card_id in names}
+            names += [(n, i) for n, i in self.database.names() if i not in seen]
+        return names
+
+    def _basic_energy(self, kind: str) -> Card:
+        for card in self.embedded:
+            if card.is_energy and basic_energy_type(card.name) == kind:
+                return card
+        return basic_energy(kind)
+
+
+def default_catalog() -> Catalog:
+    """The embedded cards plus the database under ``TABLE_ASSISTANT_HOME`` if the user
+    has imported one. Made anew on each call: tests change ``TABLE_ASSISTANT_HOME``."""
+    from assistant.embedded import embedded_cards
+
+    path = card_database_path()
+    database = CardDatabase(path) if path.exists() else None
+    return Catalog(embedded_cards(), database)

@@ -1,0 +1,1 @@
+"""The optional Arduino on a serial link: coin flipper and damage displays."""
