@@ -12,6 +12,7 @@ stops the import.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import zipfile
 from collections.abc import Iterable, Iterator
@@ -22,7 +23,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from assistant.cards import Card, fold
+from assistant.cards import ENERGY_TYPES, Card, fold
 from assistant.paths import card_database_path
 
 SCHEMA = """
@@ -183,6 +184,24 @@ class CardDatabase:
         return [row[0] for row in self._db.execute("SELECT DISTINCT folded_name FROM cards")]
 
 
+_TYPES = "|".join(ENERGY_TYPES)
+_PROVIDES = re.compile(rf"provides? (?:(?P<times>\d) )?(?P<types>(?:(?:{_TYPES}) ?)+)Energy")
+_CONDITIONAL = re.compile(r"every type|any type|any combination|only 1|but provides|while|if ", re.IGNORECASE)
+
+
+def special_energy_provides(rules: Iterable[str]) -> list[str]:
+    """The Energy a special Energy card provides, read from its rules text at import
+    time when the text says it plainly (``provides Colorless Colorless Energy``). Empty
+    when the text is conditional (``every type… but only 1 at a time``): the card then
+    falls back to one Colorless, and a person decides. The text itself is not stored."""
+    text = " ".join(rules)
+    found = list(_PROVIDES.finditer(text))
+    if len(found) != 1 or _CONDITIONAL.search(text):
+        return []
+    types = re.findall(_TYPES, found[0]["types"])
+    return types * int(found[0]["times"] or 1)
+
+
 def _card(facts: str) -> Card:
     return Card.from_json(json.loads(facts))
 
@@ -260,7 +279,10 @@ def _card_rows(
         try:
             if not card_id:
                 raise ValueError("missing field 'id'")
-            card = Card.from_json({**record, "set": set_id}, set_code=codes.get(set_id) or "")
+            facts = {**record, "set": set_id}
+            if record.get("supertype") == "Energy" and "provides" not in record:
+                facts["provides"] = special_energy_provides(record.get("rules") or ())
+            card = Card.from_json(facts, set_code=codes.get(set_id) or "")
         except (ValueError, TypeError, AttributeError) as error:
             report.problems.append(f"{file_name}: card {card_id or f'#{index}'}: {error}")
             continue

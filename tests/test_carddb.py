@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.carddb import CardDatabase, ImportError_
+from assistant.carddb import CardDatabase, ImportError_, special_energy_provides
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "pokemon-tcg-data"
 
@@ -117,3 +117,19 @@ def test_import_the_full_shared_database(tmp_path: Path) -> None:
         assert database.get("me1-60").prizes == 3  # Mega Gardevoir ex
         again = database.import_path(SHARED_DATA)
         assert again.cards == 20202 and database.count() == 20202
+
+
+@pytest.mark.parametrize(
+    ("rules", "provides"),
+    [
+        (["This card provides ColorlessColorless Energy."], ["Colorless", "Colorless"]),
+        (["This card provides 2 Darkness Energy."], ["Darkness", "Darkness"]),
+        (["As long as this card is attached to a Pokémon, it provides Grass Energy."], ["Grass"]),
+        # Conditional text is left to a person: no guess is stored.
+        (["This card provides every type of Energy but provides only 1 Energy at a time."], []),
+        (["This card provides Colorless Energy. While attached to a Fighting Pokémon, it provides "
+          "Fighting Energy instead."], []),
+    ],
+)
+def test_special_energy_provides_is_read_only_when_plain(rules: list[str], provides: list[str]) -> None:
+    assert special_energy_provides(rules) == provides
