@@ -122,6 +122,9 @@ class Card:
     level: str = ""
     provides: tuple[str, ...] = ()
     rules: tuple[str, ...] = field(default=(), compare=False)
+    #: Printed "evolves into" names; only a 2002 Baby needs them (its Basic names no
+    #: "Evolves from", 003_b55862cc83f9dac9.txt:863-866).
+    evolves_to: tuple[str, ...] = field(default=(), compare=False)
 
     # -- what kind of card -------------------------------------------------------------
 
@@ -300,6 +303,7 @@ class Card:
             level=str(data.get("level") or ""),
             provides=tuple(data.get("provides") or ()),
             rules=tuple(data.get("rules") or ()),
+            evolves_to=tuple(str(n) for n in data.get("evolvesTo") or ()),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -333,6 +337,8 @@ class Card:
                 out[key] = value
         if self.provides:
             out["provides"] = list(self.provides)
+        if self.evolves_to:
+            out["evolvesTo"] = list(self.evolves_to)
         return out
 
 

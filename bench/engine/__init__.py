@@ -1,0 +1,1 @@
+"""Engine benchmark (python -m bench.engine)."""
