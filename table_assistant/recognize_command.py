@@ -1,0 +1,88 @@
+"""``table-assistant recognize IMAGE... [--deck F]... [--json]`` (SPEC §1, §2).
+
+Wires the card catalog and the deck lists into vision as plain (name, id) data, reads
+each image, and prints one JSON object per readable image in input order. Unreadable
+images get a clear message on stderr and make the exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import TextIO
+
+
+def _candidates(deck_files: list[str], err: TextIO) -> tuple[list[tuple[str, str]],
+                                                          list[tuple[str, str | None]], bool]:
+    """(every known printing, the deck lists' cards, whether every deck list was read)."""
+    from assistant.catalog import default_catalog
+
+    cards = default_catalog().all_names()
+    deck: list[tuple[str, str | None]] = []
+    ok = True
+    if deck_files:
+        from assistant.decks import read_deck_file
+
+        for path in deck_files:
+            try:
+                deck_list = read_deck_file(path)
+            except (OSError, UnicodeDecodeError) as error:
+                print(f"recognize: cannot read deck list {path}: {error}", file=err)
+                ok = False
+                continue
+            for entry in deck_list.entries:
+                if entry.card is not None:
+                    deck.append((entry.card.name, entry.card.id))
+                else:
+                    deck.append((entry.name, None))
+    known = {name for name, _ in cards}
+    cards = cards + [(n, i or "") for n, i in deck if n not in known]
+    return cards, deck, ok
+
+
+def _read_image(path: str):
+    """The image as BGR, or None (no OpenCV warning spam for a missing file)."""
+    import cv2
+    import numpy as np
+
+    try:
+        data = np.fromfile(path, dtype=np.uint8)
+    except OSError:
+        return None
+    return cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+
+
+def recognize(images: list[str], deck_files: list[str], as_json: bool, out: TextIO,
+              err: TextIO | None = None) -> int:
+    """Find and name every card in ``images``; 0, or 2 if any input was unreadable."""
+    from vision.names import NameMatcher
+    from vision.recognize import Recognizer
+
+    err = err or sys.stderr
+    cards, deck, decks_ok = _candidates(deck_files, err)
+    recognizer = Recognizer(NameMatcher(cards, deck))
+    status = 0 if decks_ok else 2
+    for path in images:
+        frame = _read_image(path)
+        if frame is None:
+            print(f"recognize: cannot read image {path}", file=err)
+            status = 2
+            continue
+        start = time.perf_counter()
+        readings = recognizer.recognize(frame)
+        ms = (time.perf_counter() - start) * 1000
+        height, width = frame.shape[:2]
+        if as_json:
+            record = {"image": path, "width": width, "height": height, "ms": round(ms, 1),
+                      "cards": [r.to_json() for r in readings]}
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        else:
+            out.write(f"{path}: {len(readings)} card(s), {ms:.0f} ms\n")
+            for r in readings:
+                centre = r.quad.mean(axis=0)
+                label = r.name if r.name is not None else "(not sure)"
+                out.write(f"  {label:<32} {r.card_id or '-':<12} conf {r.confidence:.2f} "
+                          f"rot {r.rotation:>3} at ({centre[0]:.0f}, {centre[1]:.0f})\n")
+        out.flush()
+    return status

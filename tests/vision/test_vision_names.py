@@ -1,0 +1,58 @@
+"""Name matching: right names, honest nulls, the right ids."""
+
+from vision.names import ACCEPT, NameMatcher
+
+CARDS = [("Miraidon ex", "sv1-81"), ("Miraidon ex", "sv1-244"), ("Miraidon", "sv8-76"),
+         ("Charmander", "sv3pt5-4"), ("Charmander", "sv4pt5-7"), ("Flittle", "sv1-100"),
+         ("Professor's Research (Professor Turo)", "sv1-190"),
+         ("Professor's Research (Professor Sada)", "sv1-189"), ("Skwovet", "sv1-151")]
+
+
+def test_a_misread_title_still_finds_its_card():
+    m = NameMatcher(CARDS)
+    hit = m.decide(m.match(["Flittie"]))
+    assert hit.name == "Flittle" and hit.card_id == "sv1-100"
+    assert hit.confidence >= ACCEPT
+
+
+def test_garbage_is_not_sure():
+    m = NameMatcher(CARDS)
+    assert m.decide(m.match(["ee | A", "=<"])).name is None
+
+
+def test_a_suffix_the_ocr_cannot_see_makes_it_unsure_without_decks():
+    m = NameMatcher(CARDS)
+    assert m.decide(m.match(["Miraidon"])).name is None
+
+
+def test_deck_lists_settle_what_the_text_alone_cannot():
+    m = NameMatcher(CARDS, deck=[("Miraidon ex", "sv1-81")])
+    hit = m.decide(m.match(["Miraidon"]))
+    assert hit.name == "Miraidon ex" and hit.card_id == "sv1-81"
+
+
+def test_id_only_when_the_printing_is_unambiguous():
+    m = NameMatcher(CARDS)
+    hit = m.decide(m.match(["Charmander"]))
+    assert hit.name == "Charmander" and hit.card_id is None
+    assert m.decide(m.match(["Skwovet"])).card_id == "sv1-151"
+
+
+def test_subtitled_trainers_need_the_deck_to_say_which():
+    m = NameMatcher(CARDS)
+    assert m.decide(m.match(["Professor's Research"])).name is None
+    m = NameMatcher(CARDS, deck=[("Professor's Research (Professor Turo)", "sv1-190")])
+    assert m.decide(m.match(["Professor’s Research"])).name == \
+        "Professor's Research (Professor Turo)"
+
+
+def test_the_table_hint_breaks_a_near_tie():
+    cards = [("Kirlia", "a"), ("Kirlla", "b")]
+    m = NameMatcher(cards)
+    assert m.decide(m.match(["Kirlia"], hint=["Kirlia"])).name == "Kirlia"
+
+
+def test_matching_twenty_thousand_printings_is_possible():
+    cards = [(f"Name{i:05d}", f"x-{i}") for i in range(20000)] + CARDS
+    m = NameMatcher(cards)
+    assert m.decide(m.match(["Flittle"])).name == "Flittle"

@@ -1,0 +1,53 @@
+"""Finding, straightening, rotation and naming on our own synthetic table frames."""
+
+import pytest
+from vision_scenes import CLEAN, NAMES, scene
+
+from vision.geometry import iou
+from vision.synthetic import SceneStyle
+
+
+def _score(recognizer, sc):
+    readings = recognizer.recognize(sc.image)
+    found = right = wrong = rot = 0
+    for card in sc.cards:
+        match = max(readings, key=lambda r: iou(r.quad, card.quad), default=None)
+        if match is None or iou(match.quad, card.quad) < 0.7:
+            continue
+        found += 1
+        rot += match.rotation == card.rotation
+        if match.name == card.name:
+            right += 1
+        elif match.name is not None:
+            wrong += 1
+    return found, right, wrong, rot
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_clean_table_is_read(recognizer, seed):
+    sc = scene(NAMES[seed * 5:seed * 5 + 6], seed)
+    found, right, wrong, rot = _score(recognizer, sc)
+    # Known weakness: the finder and reader still miss cards on busily printed mats
+    # (figures in bench/vision); what must hold is that nothing is named wrongly.
+    assert found >= 2
+    assert right >= 1
+    assert wrong == 0
+    assert rot >= right
+
+
+def test_a_hard_table_gives_no_wrong_names(recognizer):
+    style = SceneStyle(height_range=(220, 420), sleeves=0.5, glare=0.6, occlusion=0.5)
+    wrong_total = 0
+    right_total = 0
+    for seed in (3, 4):
+        sc = scene(NAMES[seed:seed + 8], seed, style)
+        _found, right, wrong, _rot = _score(recognizer, sc)
+        wrong_total += wrong
+        right_total += right
+    assert wrong_total == 0
+    assert right_total >= 4
+
+
+def test_an_empty_mat_has_no_cards(recognizer):
+    sc = scene([], 7, CLEAN)
+    assert [r for r in recognizer.recognize(sc.image) if r.name is not None] == []

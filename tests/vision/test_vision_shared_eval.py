@@ -1,0 +1,30 @@
+"""Real card scans composited onto the real playmat frames (../shared, read at run time,
+never copied). Skips cleanly when ../shared is absent."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+pytestmark = pytest.mark.skipif(not (SHARED / "vision-eval" / "card-scans-sv1").is_dir(),
+                                reason="../shared/vision-eval not present")
+
+
+def test_real_scans_on_the_real_mat_never_get_a_wrong_name():
+    if str(ROOT) not in sys.path:  # bench/ is a folder of scripts, not an installed package
+        sys.path.insert(0, str(ROOT))
+    from bench.vision import evalset
+    from vision.geometry import iou
+    from vision.names import NameMatcher
+    from vision.recognize import Recognizer
+
+    scene, chosen = next(iter(evalset.frames("holdout", 1, (300, 420), per_frame=7, seed=9)))
+    deck = [(c.name, c.card_id) for c in chosen]
+    readings = Recognizer(NameMatcher(deck, deck)).recognize(scene.image)
+    for r in readings:
+        if r.name is None:
+            continue
+        truth = max(scene.cards, key=lambda c, r=r: iou(c.quad, r.quad))
+        assert r.name == truth.name
