@@ -33,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="the whole pipeline on embedded defaults")
     demo.add_argument("--host", default="127.0.0.1")
     demo.add_argument("--port", type=int, default=8000)
+    demo.add_argument("--era", type=_era, default=canonical_era(None), help=ERA_HELP)
 
     run = commands.add_parser("run", help="live: watch a camera, file, folder or stream")
     run.add_argument("--camera", required=True, help="camera index, file, image folder or URL")
@@ -124,7 +125,7 @@ def _not_yet(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     from table_assistant.demo_command import demo
 
-    return demo(host=args.host, port=args.port, out=sys.stdout)
+    return demo(host=args.host, port=args.port, era=args.era, out=sys.stdout)
 
 
 HANDLERS = {

@@ -75,3 +75,10 @@ def test_cards_import_then_decks_from_the_database(tmp_path: Path) -> None:
 def test_cards_import_of_a_bad_path_is_a_clear_error(tmp_path: Path) -> None:
     result = run("cards", "import", str(tmp_path / "nothing-here"), home=tmp_path)
     assert result.returncode == 2 and "no such file" in result.stdout
+
+
+def test_demo_checks_the_embedded_decks_and_plays_a_game(tmp_path: Path) -> None:
+    result = run("demo", home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("legal: 60 cards") == 2
+    assert "winner: A" in result.stdout or "winner: B" in result.stdout
