@@ -63,6 +63,12 @@ class Rulings:
     expedition_one_stadium_per_turn: bool = False
     #: §23.11: a Knock Out worth more Prizes than remain takes all that remain.
     prize_overflow: str = "take-remaining"
+    #: §23.6: whether a Fossil Trainer card (Rare Fossil, Unidentified Fossil, older
+    #: Fossils) may be placed as a Basic during setup where the book is silent (2025,
+    #: 2002). Default no: 001 says such a card is no Basic while in the hand (001:910).
+    fossil_basic_in_setup: bool = False
+    #: §23.5: Prize cards for a Knocked Out Pokémon LEGEND (no book says).
+    legend_prizes: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +135,10 @@ class Edition:
     prize_cards: int = 6
     hand_size: int = 7
     deck_size: int = 60
+    #: Whether a Fossil Trainer card counts as a Basic Pokémon during setup: ``True``
+    #: in 2009 and 2011 (004:131, 524; 000:612), ``None`` where the book is silent (then
+    #: :attr:`Rulings.fossil_basic_in_setup` decides, and says so).
+    fossil_basic_in_setup: bool | None = None
     #: ``file:lines`` for each field above and for each refusal reason code.
     sources: Mapping[str, str] = field(default_factory=dict)
 
@@ -138,6 +148,12 @@ class Edition:
 
     def prizes_for(self, rule_box: str | None) -> int:
         return self.prizes_by_rule_box.get(rule_box or "", 1)
+
+    def sudden_death(self) -> Edition:
+        """The same rules for a Sudden Death game: a whole new game (new coin flip, new
+        setup) in which each player sets out a single Prize card
+        (001_75e061fbe3c8e794.txt:552-554, 984)."""
+        return replace(self, prize_cards=1)
 
 
 def _sources(book: str, values: Mapping[str, str]) -> Mapping[str, str]:
@@ -165,7 +181,8 @@ _MOD_REASONS = {
     "no-effect-pending": "513-523", "deck-size": "579", "copies-exceeded": "571, 581",
     "no-basic": "581, 588", "ace-spec-exceeded": "612-614, 868",
     "radiant-exceeded": "648-650, 970", "prism-star-duplicate": "732-734, 966",
-    "unknown-card": "153-171",
+    "unknown-card": "153-171", "not-evolved": "898, 908", "v-union-pieces": "670, 644",
+    "v-union-once": "670",
 }
 
 MEGA_EVOLUTION = Edition(
@@ -242,7 +259,9 @@ MEGA_EVOLUTION = Edition(
         "setup": "221-240", "first-player": "224", "retreat": "314-322",
         "evolve": "277-291", "attach": "293-295", "attack": "513-532",
         "stadium-replace": "305-308", "tool": "956", "lost-zone": "642-644, 926",
-        "prism-star-lost-zone": "734, 966", **_MOD_REASONS,
+        "prism-star-lost-zone": "734, 966", "fossil_basic_in_setup": "740, 910",
+        "devolve": "898", "markers": "894", "attack-effects": "281, 320, 519",
+        "hyper-gear": "798-800", **_MOD_REASONS,
     }),
 )
 
@@ -283,6 +302,7 @@ BLACK_WHITE = replace(
     vstar_once_per_game=False,
     tera_bench_protection=False,
     mega_ex_ends_turn=False,
+    fossil_basic_in_setup=True,
     sources=_sources(BW, {
         "damage_order": "512-519", "weakness": "516", "resistance": "517",
         "weakness_on_bench": "379, 592", "confusion_self_hit": "437-441",
@@ -309,7 +329,8 @@ BLACK_WHITE = replace(
         "mulligan": "257-261", "setup": "227-261", "retreat": "327-335",
         "evolve": "299-313", "attach": "315-317", "attack": "501-519",
         "stadium-replace": "325, 662", "tool": "650", "lost-zone": "628",
-        **_BW_REASONS,
+        "fossil_basic_in_setup": "612", "devolve": "604", "markers": "596, 600",
+        "not-evolved": "604", **_BW_REASONS,
     }),
 )
 
@@ -371,7 +392,8 @@ PLATINUM = replace(
         "asleep-flip": "327-329", "draw": "175-177", "mulligan": "129-131",
         "setup": "114-139", "retreat": "235-249", "evolve": "185-211",
         "attach": "213-223", "attack": "395-417", "stadium-replace": "97, 229",
-        "tool": "538", "lost-zone": "528", **_DP_REASONS,
+        "tool": "538", "lost-zone": "528", "fossil_basic_in_setup": "131, 524",
+        "devolve": "519", "markers": "515, 517", "not-evolved": "519", **_DP_REASONS,
     }),
 )
 
@@ -412,6 +434,8 @@ EXPEDITION = replace(
     stadiums_per_turn=None,
     tm_discarded_end_of_turn=True,
     conditions_block="powers-and-bodies",
+    # 003 says nothing of Fossils in setup: RULES.md §23
+    fossil_basic_in_setup=None,
     sources=_sources(EXP, {
         "damage_order": "675-705", "weakness": "689-690", "resistance": "691-692",
         "weakness_on_bench": "505-513", "confusion_self_hit": "171-177",
@@ -439,7 +463,8 @@ EXPEDITION = replace(
         "asleep-flip": "149-154", "draw": "320-323", "mulligan": "258-268",
         "setup": "232-257", "first-player": "233", "retreat": "392-413",
         "evolve": "332-349", "attach": "382-388", "attack": "604-626",
-        "stadium-replace": "999-1001", "tool": "988-989", **_EXP_REASONS,
+        "stadium-replace": "999-1001", "tool": "988-989", "markers": "887-889, 895-896",
+        **_EXP_REASONS,
     }),
 )
 

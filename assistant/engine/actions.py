@@ -14,21 +14,34 @@ from typing import Any
 
 from assistant.cards import Card
 
-#: SPEC §3 action types, plus three of our own for setup: ``draw`` (a mulligan bonus
-#: draw), ``begin`` (both players reveal their Pokémon and the first turn starts) and
-#: ``place`` is spelt ``bench`` during setup, the first Basic going to the Active Spot.
+#: SPEC §3 action types, plus our own (allowed SPEC extensions):
+#:
+#: - ``draw`` (``count``): during setup a mulligan bonus draw; during a turn a card
+#:   effect's draw, which takes what the deck still holds (001_75e061fbe3c8e794.txt:542-544);
+#: - ``begin``: both players reveal their Pokémon and the first turn starts (during
+#:   setup, ``bench`` places the first Basic in the Active Spot);
+#: - ``devolve`` (``target``, optional ``into``: ``hand``, ``deck`` or ``discard``): an
+#:   effect removes the top Evolution card of an evolved Pokémon (001:898);
+#: - ``effect`` (``target``, ``add`` or ``remove``): a lingering effect of an attack is
+#:   put on or taken off a Pokémon (001:519);
+#: - ``v_union`` (``card``, one piece): the four pieces of a V-UNION go from the discard
+#:   pile onto the Bench together (001:670).
 ACTION_TYPES = (
     "bench", "evolve", "attach", "play", "retreat", "ability", "attack", "counters",
     "condition", "switch", "promote", "end_turn", "setup", "deck_check", "draw", "begin",
+    "devolve", "effect", "v_union",
 )
 #: Actions a player takes during their own turn.
 TURN_ACTIONS = frozenset({"bench", "evolve", "attach", "play", "retreat", "ability",
-                          "attack", "end_turn"})
-#: What the attacking player's turn still accepts after an attack (SPEC "How a turn flows").
+                          "attack", "end_turn", "v_union"})
+#: What the attacking player's turn still accepts after an attack (SPEC "How a turn
+#: flows"): the attack's own effects, which may also draw, devolve or linger.
 AFTER_ATTACK = frozenset({"counters", "condition", "switch", "promote", "end_turn",
-                          "deck_check"})
+                          "deck_check", "draw", "devolve", "effect"})
 #: What is accepted while a player must choose a new Active Pokémon.
 DURING_PROMOTION = frozenset({"promote", "counters", "condition", "switch", "deck_check"})
+#: Where a devolved Evolution card may go, as the effect says.
+DEVOLVE_INTO = ("hand", "deck", "discard")
 
 Target = tuple[str, "int | None"]
 _TARGET = re.compile(r"^(?:(?P<p>[AB])\.)?(?:(?P<a>active)|bench\[(?P<i>\d+)\])$")
@@ -85,6 +98,8 @@ class Action:
     #: counters, less than 0 heals that many counters.
     effects_when: str = ""
     effects: tuple[tuple[Target, int], ...] = ()
+    #: ``devolve`` only: where the removed Evolution card goes.
+    into: str = "hand"
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -96,6 +111,9 @@ class Refusal:
     reason: str
     rule: str
     message: str
+    #: The :class:`~assistant.editions.Rulings` field the refusal rests on, when the
+    #: rulebook leaves the question open (RULES.md §23); '' otherwise.
+    ruling: str = ""
 
 
 def action_to_json(action: Action, card_ref) -> dict[str, Any]:  # noqa: ANN001
@@ -135,6 +153,8 @@ def action_to_json(action: Action, card_ref) -> dict[str, Any]:  # noqa: ANN001
         out["deck"] = action.deck
     if action.type == "draw":
         out["count"] = action.count
+    if action.type == "devolve" and action.into != "hand":
+        out["into"] = action.into
     if action.effects:
         out["checkup_effects"] = {
             "when": action.effects_when,
@@ -179,6 +199,7 @@ def action_from_json(data: dict[str, Any], current: str, resolve) -> Action:  # 
         mulligans=tuple(sorted((str(k), int(v)) for k, v in (data.get("mulligans") or {}).items())),
         deck=str(data.get("deck", "")),
         count=int(data.get("count", 0) or 0),
+        into=str(data.get("into", "hand")),
         effects_when=str((data.get("checkup_effects") or {}).get("when", "")),
         effects=tuple(
             (parse_target(str(e["target"]), actor),

@@ -21,6 +21,7 @@ from assistant.cards import Card, name_identity
 from assistant.editions import Edition, Rulings
 from assistant.engine.actions import (
     AFTER_ATTACK,
+    DEVOLVE_INTO,
     DURING_PROMOTION,
     TURN_ACTIONS,
     Action,
@@ -30,7 +31,17 @@ from assistant.engine.actions import (
 )
 from assistant.engine.coins import CoinFlip, CoinSource
 from assistant.engine.damage import attack_damage
-from assistant.engine.model import PLAYERS, ROTATION, Position, Slot, TurnFlags, other
+from assistant.engine.model import (
+    PLAYERS,
+    ROTATION,
+    PlayerState,
+    Position,
+    Slot,
+    TurnFlags,
+    is_hyper_gear,
+    other,
+    plays_as_basic,
+)
 
 Event = dict[str, Any]
 #: Looks a deck-list line up: (name, set code, number) → Card or None.
@@ -196,6 +207,14 @@ class Game:
                 return i
         return None
 
+    def _not_in_hand(self, me: PlayerState, card: Card) -> _Refused:
+        """The ``not-in-hand`` refusal; a card lying in the Lost Zone is named as such,
+        since it is out of play for the rest of the game (001_75e061fbe3c8e794.txt:644)."""
+        if card in me.lost_zone:
+            return self._refuse("not-in-hand", f"{card.name} is in the Lost Zone: it cannot be "
+                                "used or recovered for the rest of the game")
+        return self._refuse("not-in-hand", f"{card.name} is not in your hand")
+
     def _take_from_hand(self, pos: Position, player: str, card: Card) -> None:
         hand = pos.players[player].hand
         index = self._in_hand(hand, card)
@@ -216,7 +235,7 @@ class Game:
             if a.type not in ("setup", "bench", "draw", "begin"):
                 raise self._refuse("wrong-phase", "the game has not started: finish setup first")
             return self._check_setup(pos, a, actor)
-        if a.type in ("setup", "draw", "begin"):
+        if a.type in ("setup", "begin"):
             raise self._refuse("wrong-phase", "setup is over")
         if a.type in TURN_ACTIONS and actor != pos.current:
             raise self._refuse("not-your-turn", f"it is {pos.current}'s turn")
@@ -231,7 +250,7 @@ class Game:
         elif a.type == "evolve":
             card = self._need_card(a)
             if self._in_hand(me.hand, card) is None:
-                raise self._refuse("not-in-hand", f"{card.name} is not in your hand")
+                raise self._not_in_hand(me, card)
             target = self._slot(pos, a.target, actor)
             # a 2002 Baby evolves into a Basic that names it (003:863-866)
             target_is_baby = "Baby" in target.card.subtypes
@@ -254,7 +273,7 @@ class Game:
         elif a.type == "attach":
             card = self._need_card(a)
             if self._in_hand(me.hand, card) is None:
-                raise self._refuse("not-in-hand", f"{card.name} is not in your hand")
+                raise self._not_in_hand(me, card)
             if not card.is_energy:
                 raise self._refuse("not-energy", f"{card.name} is not an Energy card")
             if me.flags.energy_attached:
@@ -294,6 +313,23 @@ class Game:
             if a.source is None or a.source[1] is None:
                 raise self._refuse("invalid-target", "promote a Benched Pokémon")
             self._slot(pos, a.source, owner)
+        elif a.type == "draw":
+            # a card effect's draw; "draw up to X" may draw none (001:538)
+            if a.count < 0:
+                raise self._refuse("invalid-target", "draw 0 or more cards")
+        elif a.type == "devolve":
+            slot = self._slot(pos, a.target)
+            if not slot.evolved:
+                raise self._refuse("not-evolved",
+                                   f"{slot.card.name} is not evolved: no Evolution card to remove")
+            if a.into not in DEVOLVE_INTO:
+                raise self._refuse("invalid-target", f"a devolved card goes to {' or '.join(DEVOLVE_INTO)}")
+        elif a.type == "effect":
+            self._slot(pos, a.target)
+            if not (a.add or a.remove):
+                raise self._refuse("invalid-target", "name the effect to add or remove")
+        elif a.type == "v_union":
+            self._check_v_union(pos, a, actor)
         elif a.type == "end_turn":
             if pos.pending_promotion:
                 raise self._refuse("promote-required", "a new Active Pokémon is needed first")
@@ -348,20 +384,71 @@ class Game:
         card = self._need_card(a)
         me = pos.players[actor]
         if self._in_hand(me.hand, card) is None:
-            raise self._refuse("not-in-hand", f"{card.name} is not in your hand")
+            raise self._not_in_hand(me, card)
         if not card.is_basic_pokemon:
-            raise self._refuse("not-basic", f"{card.name} is not a Basic Pokémon")
+            if not plays_as_basic(card):
+                raise self._refuse("not-basic", f"{card.name} is not a Basic Pokémon")
+            self._check_fossil(pos, card, actor)
         if me.active is not None and len(me.bench) >= self.edition.bench_size:
             raise self._refuse("bench-full", f"the Bench holds {self.edition.bench_size} Pokémon")
         if me.active is None and pos.phase != "setup":
             raise self._refuse("promote-required", "choose a new Active Pokémon first")
+
+    def _fossil_in_setup(self) -> tuple[bool, bool]:
+        """Whether a Fossil Trainer card may be placed during setup, and whether that
+        answer is a judge's ruling (the book is silent: RULES.md §23.6)."""
+        rule = self.edition.fossil_basic_in_setup
+        if rule is None:
+            return self.rulings.fossil_basic_in_setup, True
+        return rule, False
+
+    def _check_fossil(self, pos: Position, card: Card, actor: str) -> None:
+        """A Fossil Trainer card goes into play as a Basic Pokémon during a turn
+        (001_75e061fbe3c8e794.txt:740, 910). It is still a Trainer played from the hand,
+        so a first-turn Trainer ban covers it (004_0163ba3d06595167.txt:227). During
+        setup it counts as a Basic only where the book says so (000:612, 004:131, 524);
+        elsewhere a ruling decides."""
+        if pos.phase == "setup":
+            allowed, ruled = self._fossil_in_setup()
+            if not allowed:
+                raise _Refused(Refusal(
+                    "not-basic", self.edition.cite("fossil_basic_in_setup") or self.edition.cite("not-basic"),
+                    f"{card.name} is a Trainer card in the hand, not a Basic Pokémon, during setup"
+                    + (" (a judge's ruling: the rulebook does not say)" if ruled else ""),
+                    ruling="fossil_basic_in_setup" if ruled else ""))
+            return
+        if actor == pos.first and pos.turn == 1 and not self.edition.first_player_trainer_turn1:
+            raise self._refuse("trainer-first-turn",
+                               "the player who goes first plays no Trainer card on turn 1")
+
+    def _check_v_union(self, pos: Position, a: Action, actor: str) -> None:
+        """A V-UNION goes into play only as all four pieces at once, from the discard
+        pile onto the Bench, where it takes one spot; each V-UNION name once per game
+        (001_75e061fbe3c8e794.txt:670). Pieces in the Lost Zone are out of play for good
+        (644)."""
+        card = self._need_card(a)
+        me = pos.players[actor]
+        if card.stage != "V-UNION":
+            raise self._refuse("v-union-pieces", f"{card.name} is not a V-UNION piece")
+        if card.identity in me.v_unions_played:
+            raise self._refuse("v-union-once", f"{card.name} was already played this game")
+        if me.active is None:
+            raise self._refuse("promote-required", "choose a new Active Pokémon first")
+        if len(me.bench) >= self.edition.bench_size:
+            raise self._refuse("bench-full", f"the Bench holds {self.edition.bench_size} Pokémon")
+        found = len(_union_pieces(me.discard, card))
+        if found < 4:
+            lost = sum(1 for c in me.lost_zone if c.stage == "V-UNION" and c.identity == card.identity)
+            where = f"; {lost} in the Lost Zone, out of play for the rest of the game" if lost else ""
+            raise self._refuse("v-union-pieces",
+                               f"{card.name} needs all four pieces in the discard pile: {found} there{where}")
 
     def _check_play(self, pos: Position, a: Action, actor: str) -> None:
         ed = self.edition
         card = self._need_card(a)
         me = pos.players[actor]
         if self._in_hand(me.hand, card) is None:
-            raise self._refuse("not-in-hand", f"{card.name} is not in your hand")
+            raise self._not_in_hand(me, card)
         if not card.is_trainer:
             raise self._refuse("not-trainer", f"{card.name} is not a Trainer card")
         kind = card.trainer_kind
@@ -387,7 +474,14 @@ class Game:
                 raise self._refuse("stadium-same-name",
                                    f"{card.name} is already the Stadium in play")
         elif kind == "Pokémon Tool" or (kind == "Technical Machine" and a.target is not None):
-            slot = self._slot(pos, a.target, actor)
+            if is_hyper_gear(card):
+                # attached to the opponent's Pokémon-EX, never one's own (001:798-800)
+                slot = self._slot(pos, a.target, other(actor))
+                if slot.rule_box not in ("EX", "Mega EX"):
+                    raise self._refuse("invalid-target",
+                                       f"{card.name} goes only on an opponent's Pokémon-EX")
+            else:
+                slot = self._slot(pos, a.target, actor)
             if slot.tool is not None:
                 raise self._refuse("tool-already-attached",
                                    f"{slot.card.name} already has a Pokémon Tool")
@@ -508,11 +602,20 @@ class Game:
         pos.dealt = True
 
     def _do_draw(self, pos: Position, a: Action, actor: str) -> None:
+        """A mulligan bonus draw during setup; during a turn, a card effect's draw. An
+        effect that asks for more cards than the deck holds draws what is there and
+        play goes on: only the draw that begins a turn can lose the game
+        (001_75e061fbe3c8e794.txt:542-544)."""
         me = pos.players[actor]
-        me.hand.extend(me.deck[:a.count])
-        del me.deck[:a.count]
-        me.bonus_draws -= a.count
-        self._emit({"type": "draw", "player": actor, "count": a.count})
+        count = min(a.count, len(me.deck))
+        me.hand.extend(me.deck[:count])
+        del me.deck[:count]
+        event: Event = {"type": "draw", "player": actor, "count": count}
+        if pos.phase == "setup":
+            me.bonus_draws -= count
+        elif count < a.count:
+            event["asked"] = a.count
+        self._emit(event)
 
     def _do_begin(self, pos: Position, a: Action, actor: str) -> None:
         for p in PLAYERS:
@@ -528,6 +631,9 @@ class Game:
         self._take_from_hand(pos, actor, card)
         me = pos.players[actor]
         entered = 0 if pos.phase == "setup" else pos.turn
+        if pos.phase == "setup" and plays_as_basic(card) and self._fossil_in_setup()[1]:
+            self._emit({"type": "ruling", "ruling": "fossil_basic_in_setup", "choice": True,
+                        "judge": True})
         slot = Slot(card, entered_turn=entered)
         if me.active is None:
             me.active = slot
@@ -543,6 +649,7 @@ class Game:
         assert a.target is not None
         slot = self._slot(pos, a.target, actor)
         self._clear_conditions(slot, format_target(a.target))
+        self._clear_reminders(slot, format_target(a.target), markers=True)
         slot.under.append(slot.card)
         slot.card = card
         slot.entered_turn = pos.turn
@@ -582,8 +689,11 @@ class Game:
                 event["replaced"] = old.name
             pos.stadium = (card, actor)
         elif kind == "Pokémon Tool" or (kind == "Technical Machine" and a.target is not None):
-            slot = self._slot(pos, a.target, actor)
+            slot = self._slot(pos, a.target)
             slot.tool = card
+            assert a.target is not None
+            # remembered so that the Tool returns to its player's discard pile (001:800)
+            slot.tool_owner = actor if a.target[0] != actor else None
             assert a.target is not None
             event["target"] = format_target(a.target)
         else:
@@ -621,6 +731,7 @@ class Game:
         old = me.active
         assert old is not None
         self._clear_conditions(old, f"{player}.active")
+        self._clear_reminders(old, f"{player}.active", markers=False)
         me.active = me.bench[index]
         me.bench[index] = old
 
@@ -630,6 +741,60 @@ class Game:
                         "change": "removed"})
         slot.conditions.clear()
         slot.paralyzed_turn = None
+
+    def _clear_reminders(self, slot: Slot, where: str, *, markers: bool) -> None:
+        """Lingering attack effects end when the Pokémon leaves the Active Spot, evolves
+        or devolves (001_75e061fbe3c8e794.txt:281, 320, 898); other counters and markers
+        survive the Bench but not evolving or devolving (000_f5f923b195869c83.txt:596;
+        003_b55862cc83f9dac9.txt:887-889). Damage counters are not touched (001:894)."""
+        for name in sorted(slot.effects):
+            self._emit({"type": "effect", "target": where, "effect": name, "change": "removed"})
+        slot.effects.clear()
+        if markers:
+            for name in sorted(slot.markers):
+                self._emit({"type": "marker", "target": where, "marker": name, "change": "removed"})
+            slot.markers.clear()
+
+    def _do_devolve(self, pos: Position, a: Action, actor: str) -> None:
+        """Devolving takes the top Evolution card off an evolved Pokémon, the opposite of
+        evolving; it also ends its Special Conditions and other effects
+        (001_75e061fbe3c8e794.txt:898). Energy, Tool and damage counters stay; with fewer
+        HP the Pokémon may now be Knocked Out."""
+        assert a.target is not None
+        owner = a.target[0]
+        slot = self._slot(pos, a.target)
+        where = format_target(a.target)
+        top = slot.card
+        slot.card = slot.under.pop()
+        self._clear_conditions(slot, where)
+        self._clear_reminders(slot, where, markers=True)
+        me = pos.players[owner]
+        (me.hand if a.into == "hand" else me.discard).append(top)
+        self._emit({"type": "devolve", "target": where, "card": top.name, "into": a.into})
+        self._knockouts(pos)
+
+    def _do_effect(self, pos: Position, a: Action, actor: str) -> None:
+        assert a.target is not None
+        slot = self._slot(pos, a.target)
+        where = format_target(a.target)
+        if a.add:
+            slot.effects.add(a.add)
+            self._emit({"type": "effect", "target": where, "effect": a.add, "change": "added"})
+        elif a.remove in slot.effects:
+            slot.effects.discard(a.remove)
+            self._emit({"type": "effect", "target": where, "effect": a.remove, "change": "removed"})
+
+    def _do_v_union(self, pos: Position, a: Action, actor: str) -> None:
+        card = self._need_card(a)
+        me = pos.players[actor]
+        pieces = _union_pieces(me.discard, card)[:4]
+        for piece in pieces:
+            me.discard.remove(piece)
+        # in play the four pieces are one Pokémon in one Bench spot (001:670, 676)
+        me.bench.append(Slot(pieces[0], under=pieces[1:], entered_turn=pos.turn))
+        me.v_unions_played.add(card.identity)
+        self._emit({"type": "v_union", "player": actor, "card": card.name,
+                    "target": f"{actor}.bench[{len(me.bench) - 1}]"})
 
     def _do_ability(self, pos: Position, a: Action, actor: str) -> None:
         slot = self._slot(pos, a.pokemon, actor)
@@ -653,6 +818,15 @@ class Game:
         if is_vstar_attack(active.card, attack.name):
             me.vstar_used = True
         self._emit({"type": "attack", "player": actor, "attack": attack.name})
+        if "attack-coin" in active.effects:
+            # Step B: an opponent's earlier attack makes this one flip first; tails and
+            # the attack does not happen (001_75e061fbe3c8e794.txt:519). Such an effect
+            # is gone once the Pokémon has left the Active Spot (see _swap).
+            result = self._flip("attack-effect")
+            self._emit({"type": "coin", "result": result, "for": "attack-effect"})
+            if result == "tails":
+                self._emit({"type": "attack_cancelled", "why": "attack-effect"})
+                return
         if "Confused" in active.conditions:
             result = self._flip("confusion")
             self._emit({"type": "coin", "result": result, "for": "confusion"})
@@ -915,10 +1089,19 @@ class Game:
                 slot = me.slot(index)
                 assert slot is not None
                 prizes = self.edition.prizes_for(slot.card.rule_box)
+                if slot.card.rule_box == "LEGEND" and "LEGEND" not in self.edition.prizes_by_rule_box:
+                    # no rulebook gives a LEGEND's Prize count (RULES.md §23.5)
+                    prizes = self.rulings.legend_prizes
+                    self._emit({"type": "ruling", "ruling": "legend_prizes", "choice": prizes,
+                                "judge": True})
                 worth += prizes
                 self._emit({"type": "knockout", "target": format_target((owner, index)),
                             "prizes": prizes, "card": slot.card.name})
                 for card in slot.cards():
+                    if slot.tool_owner is not None and card is slot.tool:
+                        # a Hyper Gear Tool goes to its player's pile (001:800)
+                        pos.players[slot.tool_owner].discard.append(card)
+                        continue
                     (me.lost_zone if card.is_prism_star else me.discard).append(card)
             for index in sorted((i for i in knocked[owner] if i is not None), reverse=True):
                 me.bench.pop(index)
@@ -967,6 +1150,17 @@ class Game:
 
 def _identity(name: str) -> str:
     return name_identity(name)
+
+
+def _union_pieces(zone: Sequence[Card], card: Card) -> list[Card]:
+    """The pieces of ``card``'s V-UNION in a zone, different pieces first (outside play
+    each piece is a card of its own, 001_75e061fbe3c8e794.txt:676)."""
+    firsts: list[Card] = []
+    repeats: list[Card] = []
+    for piece in zone:
+        if piece.stage == "V-UNION" and piece.identity == card.identity:
+            (repeats if piece in firsts else firsts).append(piece)
+    return firsts + repeats
 
 
 __all__ = ["Game", "Outcome", "cost_paid", "retreat_payment_problem"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from assistant.cards import Ability, Attack, Card, TypeValue
+from assistant.cards import Ability, Attack, Card, TypeValue, fold
 
 PLAYERS = ("A", "B")
 #: Asleep, Confused and Paralyzed turn the card, so only the last one applied is in
@@ -36,7 +36,22 @@ def other(player: str) -> str:
 class Slot:
     """One Pokémon in play. ``entered_turn`` is the game turn it came into play or last
     evolved (``None``: long ago; ``0``: during setup). ``paralyzed_turn`` is the turn it
-    became Paralyzed (``None``: before the current turn)."""
+    became Paralyzed (``None``: before the current turn).
+
+    Besides damage counters a Pokémon can carry two other kinds of reminders, and the
+    rulebooks treat them differently from damage:
+
+    - ``markers``: other counters an effect puts on it (a Char counter…), by name and
+      number. They stay when the Pokémon goes to the Bench but go away when it evolves
+      or devolves; damage counters stay through both (000_f5f923b195869c83.txt:596,
+      600; 001_75e061fbe3c8e794.txt:894).
+    - ``effects``: lingering effects of attacks on it (``attack-coin`` is an opponent's
+      "flip when it tries to attack" effect). They end as soon as it leaves the Active
+      Spot, evolves or devolves (001_75e061fbe3c8e794.txt:281, 320, 519, 898).
+
+    ``tool_owner`` is the player who attached the Tool when that is not the Pokémon's
+    owner (a Team Flare Hyper Gear Tool, 001_75e061fbe3c8e794.txt:798-800).
+    """
 
     card: Card
     under: list[Card] = field(default_factory=list)
@@ -47,11 +62,28 @@ class Slot:
     entered_turn: int | None = None
     paralyzed_turn: int | None = None
     powers_used: set[str] = field(default_factory=set)
+    markers: dict[str, int] = field(default_factory=dict)
+    effects: set[str] = field(default_factory=set)
+    tool_owner: str | None = None
 
     def copy(self) -> Slot:
         return Slot(self.card, list(self.under), list(self.energy), self.tool, self.damage,
                     set(self.conditions), self.entered_turn, self.paralyzed_turn,
-                    set(self.powers_used))
+                    set(self.powers_used), dict(self.markers), set(self.effects),
+                    self.tool_owner)
+
+    @property
+    def evolved(self) -> bool:
+        """An evolved Pokémon has another Pokémon card under it
+        (001_75e061fbe3c8e794.txt:908). The pieces under a V-UNION are one card with
+        the top piece, not earlier stages: a V-UNION counts as unevolved (001:674-676)."""
+        return self.card.stage != "V-UNION" and any(
+            c.is_pokemon or plays_as_basic(c) for c in self.under)
+
+    @property
+    def rule_box(self) -> str | None:
+        """The Rule Box of this Pokémon in play (a V-UNION has one in play, 001:680)."""
+        return self.card.rule_box
 
     @property
     def hp(self) -> int:
@@ -142,6 +174,9 @@ class PlayerState:
     vstar_used: bool = False
     mulligans: int = 0
     bonus_draws: int = 0
+    #: Name identities of the V-UNIONs this player has put into play: each only once
+    #: per game (001_75e061fbe3c8e794.txt:670).
+    v_unions_played: set[str] = field(default_factory=set)
 
     def copy(self) -> PlayerState:
         return PlayerState(
@@ -149,7 +184,7 @@ class PlayerState:
             [s.copy() for s in self.bench], list(self.hand), list(self.deck),
             list(self.prizes), list(self.discard), list(self.lost_zone),
             list(self.beside_active), self.flags.copy(), self.gx_used, self.vstar_used,
-            self.mulligans, self.bonus_draws,
+            self.mulligans, self.bonus_draws, set(self.v_unions_played),
         )
 
     def in_play(self) -> list[Slot]:
@@ -209,6 +244,50 @@ class Position:
     def card_count(self, player: str) -> int:
         stadium = 1 if self.stadium and self.stadium[1] == player else 0
         return self.players[player].card_count() + stadium
+
+
+def plays_as_basic(card: Card) -> bool:
+    """A Trainer card put into play as a Basic Pokémon: Rare Fossil and Unidentified
+    Fossil (001_75e061fbe3c8e794.txt:740) and the older Fossil Trainer cards (910). The
+    card data gives such Trainers an HP; the two 2025 names are known even without it.
+    In the hand, deck or discard pile they are Trainers, not Basic Pokémon (910)."""
+    return card.is_trainer and (
+        card.hp is not None or card.identity in ("rare fossil", "unidentified fossil"))
+
+
+def is_hyper_gear(card: Card) -> bool:
+    """A Team Flare Hyper Gear Tool: attached to the opponent's Pokémon-EX
+    (001_75e061fbe3c8e794.txt:798-800). The label is printed on the card, so it is read
+    from the name, subtypes or rules lines."""
+    label = "team flare hyper gear"
+    return card.is_trainer and any(
+        label in fold(text) for text in (card.name, *card.subtypes, *card.rules))
+
+
+def has_rule_box(card: Card, in_play: bool) -> bool:
+    """Whether a card counts as a "Pokémon with a Rule Box" where it lies. A V-UNION
+    piece has one only as part of the V-UNION in play; a lone piece in the hand, deck
+    or discard pile does not (001_75e061fbe3c8e794.txt:680). Radiant Pokémon do (650)."""
+    kind = card.rule_box
+    if kind is None or not card.is_pokemon:
+        return False
+    return in_play or kind != "V-UNION"
+
+
+def categories(card: Card) -> frozenset[str]:
+    """The card categories an effect may name, beyond the card's own subtypes. A Mega
+    Evolution Pokémon ex is a "Pokémon ex" (001_75e061fbe3c8e794.txt:602); VSTAR,
+    VMAX and V-UNION are "Pokémon V" (662, 706, 680); a Mega Evolution Pokémon-EX is
+    still a "Pokémon-EX" (830-834); a TAG TEAM is a "Pokémon-GX" (728)."""
+    kind = card.rule_box
+    out = set(card.subtypes)
+    family = {"Mega ex": "Pokémon ex", "Tera ex": "Pokémon ex", "ex": "Pokémon ex",
+              "Mega EX": "Pokémon-EX", "EX": "Pokémon-EX", "TAG TEAM": "Pokémon-GX",
+              "GX": "Pokémon-GX", "VMAX": "Pokémon V", "VSTAR": "Pokémon V",
+              "V-UNION": "Pokémon V", "V": "Pokémon V"}
+    if kind in family:
+        out.add(family[kind])
+    return frozenset(out)
 
 
 def target_name(player: str, index: int | None) -> str:

@@ -118,6 +118,11 @@ def slot_from_json(data: dict[str, Any], book: CardBook) -> Slot:
         damage=int(data.get("damage", 0)),
         conditions=set(data.get("conditions") or ()),
         entered_turn=data.get("entered_turn"),
+        # optional keys beyond SPEC §3 (allowed extensions): other counters, lingering
+        # attack effects, and who attached the Tool when it is not the owner
+        markers={str(k): int(v) for k, v in (data.get("markers") or {}).items()},
+        effects=set(data.get("effects") or ()),
+        tool_owner=data.get("tool_owner"),
     )
 
 
@@ -144,6 +149,7 @@ def position_from_json(state: dict[str, Any], book: CardBook) -> Position:
             gx_used=bool(data.get("gx_used", False)),
             vstar_used=bool(data.get("vstar_used", False)),
             mulligans=int(data.get("mulligans", 0)),
+            v_unions_played=set(data.get("v_unions_played") or ()),
         )
     stadium = state.get("stadium")
     phase = state.get("phase", "main")
@@ -186,6 +192,12 @@ def slot_to_json(slot: Slot, book: CardBook) -> dict[str, Any]:
         out["conditions"] = sorted(slot.conditions)
     if slot.entered_turn is not None:
         out["entered_turn"] = slot.entered_turn
+    if slot.markers:
+        out["markers"] = dict(sorted(slot.markers.items()))
+    if slot.effects:
+        out["effects"] = sorted(slot.effects)
+    if slot.tool_owner is not None:
+        out["tool_owner"] = slot.tool_owner
     return out
 
 
@@ -213,6 +225,8 @@ def position_to_json(pos: Position, book: CardBook) -> dict[str, Any]:
             "vstar_used": me.vstar_used,
             "mulligans": me.mulligans,
         }
+        if me.v_unions_played:
+            players[p]["v_unions_played"] = sorted(me.v_unions_played)
     out: dict[str, Any] = {"turn": pos.turn, "current": pos.current, "first": pos.first,
                            "phase": pos.phase, "players": players}
     if pos.stadium is not None:

@@ -1022,6 +1022,7 @@ DECK_CARDS = {
     "plasma": poke("Team Plasma Liepard", 90, ("Darkness",), "Stage 1", "Purrloin", extra=("Team Plasma",)),
     "liepard": poke("Liepard", 90, ("Darkness",), "Stage 1", "Purrloin"),
     "prism": poke("Giratina ◇", 130, ("Psychic",), extra=("Prism Star",)),
+    "yveltal": poke("Yveltal-EX", 170, ("Darkness",), extra=("EX",)),
 }
 
 
@@ -1086,6 +1087,180 @@ case("eff-02-counters-on-bench", "TERM-06", "Each damage counter is 10 damage, B
 case("eff-03-promote-without-knockout", "KO-04", "Promoting when the Active is in play is refused",
      "385", do=[{"type": "promote", "player": "B", "from": "B.bench[0]"}],
      expect={"legal": False, "reason": "wrong-phase"})
+
+
+# --- Zones, evolution stacks and special cards (the rest of RULES.md's 2025 rules) --------
+
+FOSSIL = {**trainer("Rare Fossil", "Item"), "hp": 70}
+EX_MON = poke("Yveltal-EX", 170, ("Darkness",), extra=("EX",))
+HYPER_GEAR = {**trainer("Head Ringer", "Pokémon Tool"), "rules": ["Team Flare Hyper Gear"]}
+
+case("zone-01-bench-after-active", "BEN-02",
+     "Setup: the first Basic fills the Active Spot, every further one goes to the Bench",
+     "201, 227-231", turn=1, extra_state={"phase": "setup"},
+     A=player(None, [], hand=["hitter", "benchmon"], deck=47),
+     B=player(None, [], hand=["target"], deck=47),
+     do=[{"type": "bench", "card": "hitter"}, {"type": "bench", "card": "benchmon"}],
+     expect={"legal": OK, "state": {"players": {"A": {"active": {"card": "hitter"},
+                                                      "bench": [{"card": "benchmon"}]}}}})
+case("zone-02-v-union-one-spot", "BEN-04",
+     "A V-UNION and three Pokémon leave room for a fifth Benched Pokémon", "670",
+     cards={"vu": poke("Mewtwo V-UNION", 310, ("Psychic",), "V-UNION", extra=("V",))},
+     A=player(slot("hitter"), [slot("vu", under=["vu", "vu", "vu"]), slot("benchmon"), slot("benchmon"),
+                               slot("benchmon")], hand=["benchmon"]),
+     do=[{"type": "bench", "card": "benchmon"}],
+     expect={"legal": OK, "state": {"players": {"A": {"bench": [
+         {"card": "vu", "under": ["vu", "vu", "vu"]}, {"card": "benchmon"}, {"card": "benchmon"},
+         {"card": "benchmon"}, {"card": "benchmon"}]}}}})
+case("zone-03-no-active-first", "TERM-03",
+     "A player without an Active Pokémon must fill the Active Spot before benching", "197, 201",
+     A=player(None, [slot("benchmon")], hand=["hitter"]), do=[{"type": "bench", "card": "hitter"}],
+     expect={"legal": False, "reason": "promote-required"})
+case("zone-04-discard-not-in-play", "TERM-04",
+     "A Pokémon in the discard pile is not in play: Knocking Out the last one in play wins",
+     "918, 197", B=player(slot("target", damage=70), [], discard=["benchmon"]), do=[attack()],
+     expect={"legal": OK, "events": [{"type": "win", "player": "A", "why": "no-pokemon"}], "winner": "A"})
+case("zone-05-defending-pokemon", "TERM-07",
+     "After an effect brings another Pokémon to the Active Spot, that one is the Defending Pokémon",
+     "896, 870", do=[{"type": "switch", "player": "B", "to": "B.bench[0]"}, attack()],
+     expect={"legal": OK, "events": [dmg("B.active", 30)],
+             "state": {"players": {"B": {"active": {"card": "benchmon", "damage": 30},
+                                         "bench": [{"card": "target", "damage": 0}]}}}})
+case("zone-06-lost-zone-out-of-play", "LZ-01",
+     "A card in the Lost Zone cannot be played again: with it not in hand, attaching it is refused",
+     "644, 926", A=player(slot("hitter"), [slot("benchmon")], hand=[], lost_zone=["Fire Energy"]),
+     do=[{"type": "attach", "card": "Fire Energy", "target": "active"}],
+     expect={"legal": False, "reason": "not-in-hand"})
+case("zone-07-tool-is-its-own-subtype", "TERM-02",
+     "A Pokémon Tool is no Supporter: it is played after a Supporter and stays attached", "171, 956",
+     cards=ITEMS, A=player(slot("hitter"), [slot("benchmon")], hand=["charm"],
+                           turn_flags={"supporter_played": True}),
+     do=[{"type": "play", "card": "charm", "target": "active"}],
+     expect={"legal": OK, "state": {"players": {"A": {"active": {"tool": "charm"}, "discard": []}}}})
+case("evo-20-keeps-attached", "EVO-05",
+     "Evolving keeps the Energy, the Tool, the damage counters and the card below", "281",
+     cards={**ITEMS, "basic": poke("Charmander", 70, ("Fire",)),
+            "evo": poke("Charmeleon", 100, ("Fire",), "Stage 1", "Charmander")},
+     A=player(slot("basic", energy=["Fire Energy"], tool="charm", damage=30), [slot("benchmon")], hand=["evo"]),
+     do=[{"type": "evolve", "card": "evo", "target": "active"}],
+     expect={"legal": OK, "state": {"players": {"A": {"active": {
+         "card": "evo", "under": ["basic"], "energy": ["Fire Energy"], "tool": "charm", "damage": 30}}}}})
+case("evo-21-energy-stays", "EN-02",
+     "Energy stays through evolution, and through retreat except the Energy paid", "281, 318",
+     cards={"hitter": poke("Lechonk", retreat=1),
+            "evo": poke("Greedent", 120, ("Colorless",), "Stage 1", "Skwovet")},
+     A=player(slot("hitter", energy=["Grass Energy", "Fire Energy"]), [slot("benchmon", energy=["Water Energy"])],
+              hand=["evo"]),
+     do=[{"type": "evolve", "card": "evo", "target": "bench[0]"},
+         {"type": "retreat", "to": "bench[0]", "discard": ["Grass Energy"]}],
+     expect={"legal": OK, "state": {"players": {"A": {"active": {"card": "evo", "energy": ["Water Energy"]},
+                                                      "bench": [{"card": "hitter", "energy": ["Fire Energy"]}]}}}})
+case("evo-22-owner-must-match", "EVO-08", "Graveler does not evolve from Brock's Geodude", "573, 998",
+     cards={"geo": poke("Brock's Geodude", 60, ("Fighting",)),
+            "grav": poke("Graveler", 90, ("Fighting",), "Stage 1", "Geodude")},
+     A=player(slot("geo"), [slot("benchmon")], hand=["grav"]),
+     do=[{"type": "evolve", "card": "grav", "target": "active"}],
+     expect={"legal": False, "reason": "evolve-mismatch"})
+case("evo-23-level-not-name", "EVO-08", "Graveler evolves from Geodude LV.12: a level is not part of the name",
+     "558-560, 573", cards={"geo": {**poke("Geodude", 60, ("Fighting",)), "level": "12"},
+                            "grav": poke("Graveler", 90, ("Fighting",), "Stage 1", "Geodude")},
+     A=player(slot("geo"), [slot("benchmon")], hand=["grav"]),
+     do=[{"type": "evolve", "card": "grav", "target": "active"}],
+     expect={"legal": OK, "state": {"players": {"A": {"active": {"card": "grav", "under": ["geo"]}}}}})
+case("evo-24-plasma-lower-stage", "EVO-30",
+     "Liepard evolves from a Team Plasma Purrloin: Team Plasma is no part of the name", "845-847",
+     cards={"purr": poke("Team Plasma Purrloin", 60, ("Darkness",), extra=("Team Plasma",)),
+            "liepard": poke("Liepard", 90, ("Darkness",), "Stage 1", "Purrloin")},
+     A=player(slot("purr"), [slot("benchmon")], hand=["liepard"]),
+     do=[{"type": "evolve", "card": "liepard", "target": "active"}], expect={"legal": OK})
+case("evo-25-tag-team", "EVO-24",
+     "A TAG TEAM is a Basic Pokémon-GX: benched straight from hand, worth 3 Prizes", "726-728, 988",
+     cards={"tag": poke("Pikachu & Zekrom-GX", 240, ("Lightning",), extra=("GX", "TAG TEAM"))},
+     A=player(slot("hitter"), [], hand=["tag"]), B=player(slot("tag", damage=210), [slot("benchmon")]),
+     do=[{"type": "bench", "card": "tag"}, attack()],
+     expect={"legal": OK, "events": [{"type": "knockout", "target": "B.active", "prizes": 3},
+                                     {"type": "prize", "player": "A", "count": 3}]})
+case("evo-26-legend-half", "EVO-28",
+     "One half of a Pokémon LEGEND is not a Basic: it cannot go onto the Bench alone", "948",
+     cards={"legend": poke("Rayquaza & Deoxys LEGEND", 150, ("Colorless",), "LEGEND")},
+     A=player(slot("hitter"), [], hand=["legend"]), do=[{"type": "bench", "card": "legend"}],
+     expect={"legal": False, "reason": "not-basic"})
+case("evo-27-rare-fossil-bench", "EVO-20",
+     "Rare Fossil, an Item, goes onto the Bench as a Basic Pokémon during the turn", "738-740",
+     cards={"fossil": FOSSIL}, A=player(slot("hitter"), [], hand=["fossil"]),
+     do=[{"type": "bench", "card": "fossil"}],
+     expect={"legal": OK, "state": {"players": {"A": {"bench": [{"card": "fossil"}]}}}})
+case("evo-28-rare-fossil-evolves", "EVO-20",
+     "A Pokémon that evolves from Rare Fossil goes onto the Rare Fossil in play", "740",
+     cards={"fossil": FOSSIL, "drac": poke("Dracozolt", 150, ("Lightning",), "Stage 1", "Rare Fossil")},
+     A=player(slot("hitter"), [slot("fossil")], hand=["drac"]),
+     do=[{"type": "evolve", "card": "drac", "target": "bench[0]"}],
+     expect={"legal": OK, "state": {"players": {"A": {"bench": [{"card": "drac", "under": ["fossil"]}]}}}})
+case("evo-29-old-fossil-in-play", "EVO-21",
+     "An older Fossil Trainer card is played as a Basic Pokémon and is then Knocked Out like one",
+     "910", cards={"fossil": {**trainer("Mysterious Fossil", "Item"), "hp": 10}},
+     A=player(slot("hitter"), [slot("benchmon")]), B=player(slot("fossil"), [slot("benchmon")]),
+     do=[attack()], expect={"legal": OK, "events": [{"type": "knockout", "target": "B.active", "prizes": 1}],
+                            "state": {"players": {"B": {"discard": ["fossil"]}}}})
+case("set-03-v-union-not-in-setup", "SET-03", "A V-UNION piece cannot be placed during setup",
+     "672", turn=1, extra_state={"phase": "setup"},
+     cards={"vu": poke("Mewtwo V-UNION", 310, ("Psychic",), "V-UNION", extra=("V",))},
+     A=player(None, [], hand=["vu", "hitter"], deck=47), B=player(None, [], hand=["target"], deck=47),
+     do=[{"type": "bench", "card": "vu"}], expect={"legal": False, "reason": "not-basic"})
+case("set-04-restored-not-in-setup", "SET-03", "A Restored Pokémon cannot be placed during setup",
+     "860", turn=1, extra_state={"phase": "setup"},
+     cards={"omanyte": poke("Omanyte", 90, ("Water",), "Restored")},
+     A=player(None, [], hand=["omanyte", "hitter"], deck=47), B=player(None, [], hand=["target"], deck=47),
+     do=[{"type": "bench", "card": "omanyte"}], expect={"legal": False, "reason": "not-basic"})
+setup_case("mul-04-repeat-until-basic", "MUL-01",
+           "A mulligans three times: a fresh 7-card hand, and B may draw 3 more", "235-237",
+           {"A": 3, "B": 0}, [{"type": "mulligan_draws", "player": "B", "max": 3}],
+           {"players": {"A": {"mulligans": 3, "hand": {"count": 7}, "prizes": 6}}})
+case("sc-12-evolve-ends-conditions", "SC-02",
+     "Special Conditions end when the Pokémon evolves, damage stays", "281, 411",
+     cards={"basic": poke("Charmander", 70, ("Fire",)),
+            "evo": poke("Charmeleon", 100, ("Fire",), "Stage 1", "Charmander")},
+     A=player(slot("basic", conditions=["Confused", "Poisoned"], damage=10), [slot("benchmon")], hand=["evo"]),
+     do=[{"type": "evolve", "card": "evo", "target": "active"}],
+     expect={"legal": OK, "events": [
+         {"type": "condition", "target": "A.active", "condition": "Confused", "change": "removed"},
+         {"type": "condition", "target": "A.active", "condition": "Poisoned", "change": "removed"}],
+             "state": {"players": {"A": {"active": {"conditions": [], "damage": 10}}}}})
+case("tool-05-hyper-gear", "TOOL-03",
+     "A Team Flare Hyper Gear Tool on the opponent's Pokémon-EX returns to its player's discard pile",
+     "798-800", cards={"ex": EX_MON, "ringer": HYPER_GEAR},
+     A=player(slot("hitter"), [slot("benchmon")], hand=["ringer"]),
+     B=player(slot("ex", damage=150), [slot("benchmon")]),
+     do=[{"type": "play", "card": "ringer", "target": "B.active"}, attack()],
+     expect={"legal": OK, "events": [{"type": "knockout", "target": "B.active", "prizes": 2}],
+             "state": {"players": {"A": {"discard": ["ringer"]}, "B": {"discard": ["ex"]}}}})
+case("tr-05-tag-team-supporter", "TR-06",
+     "A TAG TEAM Supporter is a Supporter: not a second one in the same turn", "720-722, 990",
+     cards={**ITEMS, "tagsup": trainer("Guzma & Hala", "Supporter", "TAG TEAM")},
+     A=player(slot("hitter"), [slot("benchmon")], hand=["iono", "tagsup"]),
+     do=[{"type": "play", "card": "iono"}, {"type": "play", "card": "tagsup"}],
+     expect={"legal": False, "reason": "supporter-already-played"})
+case("abi-06-labels-only", "ABI-10",
+     "Ultra Beast and Future are labels: a Future Basic benches as usual, an Ultra Beast GX gives 2 Prizes",
+     "618-620, 764-766", cards={"ub": poke("Buzzwole-GX", 190, ("Fighting",), extra=("GX", "Ultra Beast")),
+                                "fut": poke("Iron Hands", 140, ("Lightning",), extra=("Future",))},
+     A=player(slot("hitter"), [], hand=["fut"]), B=player(slot("ub", damage=160), [slot("benchmon")]),
+     do=[{"type": "bench", "card": "fut"}, attack()],
+     expect={"legal": OK, "events": [{"type": "knockout", "target": "B.active", "prizes": 2}]})
+
+deck_case("deck-15-v-union-four-in-all", "DECK-10",
+          "Five Mewtwo V-UNION pieces break the 4-copy rule: all pieces share one name", "668",
+          deck(["Pokémon: 9", "4 Charmander TST 4", "2 Mewtwo V-UNION SWSH 159", "1 Mewtwo V-UNION SWSH 160",
+                "1 Mewtwo V-UNION SWSH 161", "1 Mewtwo V-UNION SWSH 162", "Energy: 51", "51 Basic Psychic Energy"]),
+          "copies-exceeded")
+deck_case("deck-16-v-union-one-set", "DECK-10", "The four pieces of one V-UNION with 4 Charmander are legal",
+          "668", deck(["Pokémon: 8", "4 Charmander TST 4", "1 Mewtwo V-UNION SWSH 159", "1 Mewtwo V-UNION SWSH 160",
+                       "1 Mewtwo V-UNION SWSH 161", "1 Mewtwo V-UNION SWSH 162", "Energy: 52",
+                       "52 Basic Psychic Energy"]), None)
+deck_case("deck-17-full-art-ex", "MISC-04",
+          "A full-art Pokémon-EX is the same card by name: 3 regular + 2 full-art is five", "818, 810",
+          deck(["Pokémon: 9", "4 Charmander TST 4", "3 Yveltal-EX XY 78", "2 Yveltal-EX XY 144", "Energy: 51",
+                "51 Basic Darkness Energy"]), "copies-exceeded")
 
 
 def main() -> None:
