@@ -101,7 +101,11 @@ class NameMatcher:
             rival = max(rival, s1)  # cannot tell "X" from "X ex" by the text alone
         closeness = min(1.0, max(0.0, (s1 - 62.0) / 30.0))
         margin = min(1.0, max(0.0, (s1 - rival) / 18.0))
-        length = min(1.0, len(text) / 5.0)  # two letters match too much by chance
+        # Two or three letters match too much by chance: a short read is trusted only
+        # when the deck lists make it likely (Muk), not against the whole database.
+        length = min(1.0, (len(text) - 1) / 4.0)
+        if pool is self.all and len(text) < 4:
+            length *= 0.8
         return closeness * margin ** 0.5 * length, i1
 
     def match(self, texts: Sequence[str], hint: Iterable[str] = ()) -> NameMatch:

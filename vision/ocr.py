@@ -106,7 +106,7 @@ def _ink(band: np.ndarray, light: bool) -> np.ndarray:
     return 255 - band.min(axis=2) if light else band.max(axis=2)
 
 
-def _row_peaks(ink: np.ndarray, cap: int, count: int = 3) -> list[int]:
+def _row_peaks(ink: np.ndarray, cap: int, count: int = 5) -> list[int]:
     """Tops of the rows (``cap`` tall) with the most dark strokes in the name's columns."""
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (cap // 2 | 1, cap // 2 | 1))
     strokes = np.minimum(cv2.morphologyEx(ink, cv2.MORPH_BLACKHAT, kernel), 60)
@@ -124,6 +124,14 @@ def _row_peaks(ink: np.ndarray, cap: int, count: int = 3) -> list[int]:
     return peaks
 
 
+def _strokes(ink: np.ndarray, cap: int) -> np.ndarray:
+    """Dark strokes thinner than half a capital (letters), without the long straight
+    edges of the name bar and the card's frame that would glue letters together."""
+    binary = cv2.adaptiveThreshold(ink, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                   cv2.THRESH_BINARY_INV, int(cap * 1.5) | 1, 10)
+    return binary
+
+
 def _letters(ink: np.ndarray, top: int, cap: int, light: bool) -> tuple[float, Line] | None:
     """The widest run of letter-sized blobs in the row starting near ``top``: its box in
     band pixels and a score (the letters' total width)."""
@@ -131,12 +139,13 @@ def _letters(ink: np.ndarray, top: int, cap: int, light: bool) -> tuple[float, L
     pad = int(0.4 * cap)
     ya, yb = max(0, top - pad), min(h, top + cap + pad)
     row = ink[ya:yb]
-    binary = cv2.adaptiveThreshold(row, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
-                                   cv2.THRESH_BINARY_INV, int(cap * 1.5) | 1, 10)
+    binary = _strokes(row, cap)
     n, _labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     mid = top - ya
     blobs = sorted((tuple(int(v) for v in s[:5]) for s in stats[1:n]
                     if 0.35 * cap <= s[3] <= 1.5 * cap and s[4] >= 0.1 * s[2] * s[3]
+                    and s[0] > 0.02 * w and s[0] + s[2] < 0.98 * w  # not the card's edge
+                    and s[1] > 0 and s[1] + s[3] < yb - ya  # nor art crossing the row
                     and s[1] < mid + 0.8 * cap and s[1] + s[3] > mid + 0.3 * cap
                     and (s[2] <= 2.5 * cap or (s[3] >= 0.6 * cap and s[2] <= 6 * cap
                                                and s[4] >= 0.25 * s[2] * s[3]))),

@@ -159,6 +159,8 @@ class SceneStyle:
 
     height_range: tuple[float, float] = (200, 440)
     max_tilt_deg: float = 20.0
+    #: The camera's tilt off vertical is drawn from ``[min_tilt_deg, max_tilt_deg]``.
+    min_tilt_deg: float = 0.0
     jitter_deg: float = 6.0
     rotations: Sequence[int] = (0, 90, 180, 270)
     touching: float = 0.3
@@ -212,7 +214,7 @@ def compose(background: np.ndarray, faces: Sequence[CardFace], style: SceneStyle
     frame = background.copy()
     fh, fw = frame.shape[:2]
     x0, y0, x1, y1 = region or (0, 0, fw, fh)
-    cam = _camera((fw, fh), rng.uniform(0, style.max_tilt_deg), rng)
+    cam = _camera((fw, fh), rng.uniform(style.min_tilt_deg, style.max_tilt_deg), rng)
     frame = cv2.warpPerspective(frame, cam, (fw, fh), borderMode=cv2.BORDER_REFLECT)
     placed: list[tuple[np.ndarray, np.ndarray, CardFace, bool]] = []
     taken: list[np.ndarray] = []

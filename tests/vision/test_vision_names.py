@@ -56,3 +56,12 @@ def test_matching_twenty_thousand_printings_is_possible():
     cards = [(f"Name{i:05d}", f"x-{i}") for i in range(20000)] + CARDS
     m = NameMatcher(cards)
     assert m.decide(m.match(["Flittle"])).name == "Flittle"
+
+
+def test_a_three_letter_read_needs_the_deck_to_be_trusted():
+    cards = CARDS + [("Bea", "swsh9-147"), ("Muk", "sv1-57")]
+    m = NameMatcher(cards)
+    assert m.decide(m.match(["Bea"])).name is None
+    m = NameMatcher(cards, deck=[("Muk", "sv1-57")])
+    assert m.decide(m.match(["Muk"])).name == "Muk"
+    assert m.decide(m.match(["Bea"])).name is None

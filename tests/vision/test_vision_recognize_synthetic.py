@@ -7,12 +7,12 @@ from vision.geometry import iou
 from vision.synthetic import SceneStyle
 
 
-def _score(recognizer, sc):
+def _score(recognizer, sc, at=0.7):
     readings = recognizer.recognize(sc.image)
     found = right = wrong = rot = 0
     for card in sc.cards:
         match = max(readings, key=lambda r: iou(r.quad, card.quad), default=None)
-        if match is None or iou(match.quad, card.quad) < 0.7:
+        if match is None or iou(match.quad, card.quad) < at:
             continue
         found += 1
         rot += match.rotation == card.rotation
@@ -26,25 +26,27 @@ def _score(recognizer, sc):
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_clean_table_is_read(recognizer, seed):
     sc = scene(NAMES[seed * 5:seed * 5 + 6], seed)
-    found, right, wrong, rot = _score(recognizer, sc)
-    # Known weakness: the finder and reader still miss cards on busily printed mats
-    # (figures in bench/vision); what must hold is that nothing is named wrongly.
-    assert found >= 2
-    assert right >= 1
+    found, right, wrong, rot = _score(recognizer, sc, at=0.8)
+    # Every card outlined closely and turned the right way; nothing named wrongly.
+    # (How many names are read is the title reader's figure, measured in bench/vision.)
+    assert found == len(sc.cards) == 6
+    assert rot == found
     assert wrong == 0
-    assert rot >= right
+    assert right >= 2
 
 
 def test_a_hard_table_gives_no_wrong_names(recognizer):
     style = SceneStyle(height_range=(220, 420), sleeves=0.5, glare=0.6, occlusion=0.5)
-    wrong_total = 0
-    right_total = 0
+    wrong_total = right_total = found_total = cards = 0
     for seed in (3, 4):
         sc = scene(NAMES[seed:seed + 8], seed, style)
-        _found, right, wrong, _rot = _score(recognizer, sc)
+        found, right, wrong, _rot = _score(recognizer, sc)
         wrong_total += wrong
         right_total += right
+        found_total += found
+        cards += len(sc.cards)
     assert wrong_total == 0
+    assert found_total >= cards - 2
     assert right_total >= 4
 
 
