@@ -113,6 +113,13 @@ def _recognize(args: argparse.Namespace) -> int:
     return recognize(args.images, deck_files=args.deck, as_json=args.json, out=sys.stdout)
 
 
+def _mirror(args: argparse.Namespace) -> int:
+    from table_assistant.mirror_command import mirror
+
+    decks = [f for f in (args.deck_a, args.deck_b) if f]
+    return mirror(args.source, deck_files=decks, era=args.era, as_json=args.json, out=sys.stdout)
+
+
 def _not_yet(args: argparse.Namespace) -> int:
     print(
         f"table-assistant {args.command}: not built yet. Try 'table-assistant deck check' "
@@ -131,7 +138,7 @@ def _demo(args: argparse.Namespace) -> int:
 HANDLERS = {
     "demo": _demo,
     "run": _not_yet,
-    "mirror": _not_yet,
+    "mirror": _mirror,
     "serve": _not_yet,
     "recognize": _recognize,
     "scenario": _scenario,

@@ -1,0 +1,125 @@
+"""``table-assistant mirror SRC [--deck-a F] [--deck-b F] [--era ERA] --json`` (SPEC §1).
+
+Plays a video, an image folder or a camera through vision (find, read, track) and the
+table mirror (:mod:`assistant.mirror`), without the dashboard, and prints each action
+the mirror infers as one JSON line: the SPEC §3 action with ``player``, ``frame``,
+``t`` (seconds into the source) and ``verdict``.
+
+Vision's view of a card jitters and names take a few frames to settle, so the mirror
+is shown a snapshot only once the table has held still: the same cards, names, turns
+and rows for :data:`STEADY` frames in a row. A hand reaching across the table thus
+makes no actions of its own.
+
+Nobody ends a turn here (there is no person to ask): the whole source is one turn of
+player A, the mirror's default. Pending actions stay pending.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+#: Frames the table must hold still before the mirror looks at it.
+STEADY = 3
+#: The starting position waits for every card's name to settle, but no longer than
+#: this many frames: a card vision cannot read must not stall the mirror for ever.
+WARMUP = 30
+
+
+def mirror(source: str, deck_files: Sequence[str], era: str, as_json: bool, out: TextIO,
+           err: TextIO | None = None) -> int:
+    """Run the source to its end; 0, or 2 for an unreadable source or deck list."""
+    from assistant.editions import edition
+    from assistant.mirror import TableLayout, TableMirror
+    from table_assistant.recognize_command import _candidates
+    from vision.names import NameMatcher
+    from vision.recognize import Recognizer
+    from vision.sources import open_source
+    from vision.tracker import Tracker
+
+    err = err or sys.stderr
+    for path in deck_files:
+        try:
+            Path(path).read_bytes().decode("utf-8-sig")
+        except (OSError, UnicodeDecodeError) as error:
+            print(f"mirror: cannot read deck list {path}: {error}", file=err)
+            return 2
+    cards, deck, decks_ok = _candidates(list(deck_files), err)
+    if not decks_ok:
+        return 2
+    layout = TableLayout()
+    table = TableMirror(edition(era), layout)
+    tracker = Tracker(Recognizer(NameMatcher(cards, deck)))
+    steady = _Steady(layout)
+    frames = open_source(source)
+    count = 0
+    try:
+        for frame in frames:
+            count += 1
+            height, width = frame.image.shape[:2]
+            snapshot = [_seen(card, width, height) for card in tracker.update(frame.image)
+                        if card.visible]
+            if not steady.ready(snapshot, started=table.game is not None, frame=frame.index):
+                continue
+            for inference in table.see(snapshot):
+                record = inference.to_json()
+                verdict = record.pop("verdict")
+                choices = record.pop("choices", None)
+                record.update(frame=frame.index, t=round(frame.t, 3), verdict=verdict)
+                if choices:
+                    record["choices"] = choices
+                out.write(_line(record, as_json))
+                out.flush()
+    finally:
+        frames.close()
+    if count == 0:
+        why = "; ".join(frames.events) or "no frames"
+        print(f"mirror: cannot read source {source}: {why}", file=err)
+        return 2
+    return 0
+
+
+def _line(record: dict, as_json: bool) -> str:
+    if as_json:
+        return json.dumps(record, ensure_ascii=False) + "\n"
+    details = " ".join(f"{k}={v}" for k, v in record.items()
+                       if k not in ("type", "player", "frame", "t", "verdict"))
+    return (f"frame {record['frame']} ({record['t']:.2f} s): {record['player']} {record['type']} "
+            f"{details}: {record['verdict']}\n")
+
+
+def _seen(card, width: int, height: int):  # noqa: ANN001 - vision's TrackedCard
+    """A tracked card as the mirror sees it: a name only once vision has settled it."""
+    from assistant.mirror import SeenCard
+
+    x, y = card.quad.mean(axis=0)
+    name = card.name if card.settled else None
+    return SeenCard(card.track_id, name, card.card_id if name else None,
+                    float(x) / width, float(y) / height, int(card.rotation))
+
+
+class _Steady:
+    """Lets a snapshot through once it has held still for :data:`STEADY` frames and
+    differs from the last one let through."""
+
+    def __init__(self, layout) -> None:  # noqa: ANN001 - a TableLayout
+        self.layout = layout
+        self.key: frozenset | None = None
+        self.held = 0
+        self.shown: frozenset | None = None
+
+    def ready(self, snapshot: list, started: bool, frame: int) -> bool:
+        key = frozenset((c.track, c.name, c.rotation, self.layout.place(c)) for c in snapshot)
+        self.held = self.held + 1 if key == self.key else 1
+        self.key = key
+        if self.held < STEADY or key == self.shown:
+            return False
+        if not started:
+            named = [c for c in snapshot if c.name is not None]
+            if not named or (len(named) < len(snapshot) and frame < WARMUP):
+                return False
+        self.shown = key
+        return True
