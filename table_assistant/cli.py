@@ -120,6 +120,17 @@ def _mirror(args: argparse.Namespace) -> int:
     return mirror(args.source, deck_files=decks, era=args.era, as_json=args.json, out=sys.stdout)
 
 
+def _run(args: argparse.Namespace) -> int:
+    """Live play. The dashboard and the serial device are not built yet, so for now the
+    table actions the mirror infers (with their verdicts under ``--era``) are printed."""
+    from table_assistant.mirror_command import mirror
+
+    print(f"run: the dashboard (http://{args.host}:{args.port}/) and the serial device are not built yet; "
+          "printing the table actions instead.", file=sys.stderr)
+    decks = [f for f in (args.deck_a, args.deck_b) if f]
+    return mirror(args.camera, deck_files=decks, era=args.era, as_json=False, out=sys.stdout)
+
+
 def _not_yet(args: argparse.Namespace) -> int:
     print(
         f"table-assistant {args.command}: not built yet. Try 'table-assistant deck check' "
@@ -137,7 +148,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 HANDLERS = {
     "demo": _demo,
-    "run": _not_yet,
+    "run": _run,
     "mirror": _mirror,
     "serve": _not_yet,
     "recognize": _recognize,

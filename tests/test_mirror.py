@@ -268,3 +268,20 @@ def test_mirror_command_unreadable_source_or_deck_exit_2(tmp_path: Path) -> None
     bad_deck = _run("mirror", str(tmp_path / "empty"), "--deck-a", str(tmp_path / "no-deck.txt"),
                     "--json", home=tmp_path)
     assert bad_deck.returncode == 2 and "no-deck.txt" in bad_deck.stderr
+
+
+def test_run_prints_the_table_actions_while_the_dashboard_is_not_built(tmp_path: Path) -> None:
+    import cv2
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    active = ("Ralts", "me1-58", 0.5, 0.62)
+    benched = ("Ralts", "me1-58", 0.3, 0.86)
+    for k in range(12):
+        cv2.imwrite(str(frames / f"{k:03d}.png"), _frame([active, benched][: 1 + k // 6]))
+    result = _run("run", "--camera", str(frames), "--era", "platinum-2009", home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "not built yet" in result.stderr
+    assert [line.split(": ", 1)[1] for line in result.stdout.splitlines()] == ["A bench card=Ralts: accepted"]
+    refused = _run("run", "--camera", str(frames), "--era", "neo-2001", home=tmp_path)
+    assert refused.returncode == 2 and "unknown era" in refused.stderr
