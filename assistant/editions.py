@@ -79,7 +79,8 @@ class Edition:
     rulebook: str
     #: Damage calculation steps in order (see the ``STEP_*`` names above).
     damage_order: tuple[str, ...]
-    #: ``printed``: the card's own value; otherwise the fixed value used for every card.
+    #: ``printed``: the card's own value; otherwise the value used when the card prints
+    #: only the type (a value printed on the card always rules).
     weakness: str
     resistance: str
     weakness_on_bench: bool

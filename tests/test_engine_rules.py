@@ -168,10 +168,16 @@ def test_damage_order_2002_versus_2025() -> None:
     assert attack_damage(edition("standard"), 40, ("Grass",), weak, (), mods).amount == 80
 
 
-def test_expedition_uses_fixed_weakness_and_resistance() -> None:
+def test_expedition_defaults_apply_only_when_no_value_is_printed() -> None:
+    """2002 cards print only the type: Weakness doubles, Resistance takes 30
+    (003_b55862cc83f9dac9.txt:689-692); a value printed on a card always rules."""
     exp = edition("expedition-2002")
-    assert attack_damage(exp, 40, ("Fire",), (TypeValue("Fire", "+10"),), ()).amount == 80
-    assert attack_damage(exp, 40, ("Fire",), (), (TypeValue("Fire", "-20"),)).amount == 10
+    assert attack_damage(exp, 40, ("Fire",), (TypeValue("Fire", ""),), ()).amount == 80
+    assert attack_damage(exp, 40, ("Fire",), (), (TypeValue("Fire", ""),)).amount == 10
+    assert attack_damage(exp, 40, ("Fire",), (TypeValue("Fire", "+10"),), ()).amount == 50
+    assert attack_damage(exp, 40, ("Fire",), (), (TypeValue("Fire", "-20"),)).amount == 20
+    modern = edition("standard")
+    assert attack_damage(modern, 40, ("Fire",), (TypeValue("Fire", "+10"),), ()).amount == 50
 
 
 def test_simultaneous_knockouts_flag_a_ruling() -> None:

@@ -43,16 +43,15 @@ def _matches(step: str, modifier: Modifier) -> bool:
     return (on in ("*", modifier.on)) and (by == "*" or modifier.by in by.split("|"))
 
 
-def _type_value(kind: str, printed: Sequence[TypeValue], attacker_types: Sequence[str],
-                fixed: str) -> list[TypeValue]:
-    """The Weakness (or Resistance) entries that apply to an attacker of these types. A
-    dual-type attacker meets a Weakness or Resistance to either of its types
-    (001_75e061fbe3c8e794.txt:770-774)."""
-    hits = [tv for tv in printed if tv.type in attacker_types]
-    if fixed != "printed":
-        hits = [TypeValue(tv.type, fixed) for tv in hits]
-    # one Weakness applies once, even when both of the attacker's types match it
-    return hits[:1] if kind == STEP_WEAKNESS else hits[:1]
+def _type_value(printed: Sequence[TypeValue], attacker_types: Sequence[str], default: str) -> TypeValue | None:
+    """The Weakness (or Resistance) that applies to an attacker of these types, applied
+    once even when a dual-type attacker matches it twice (001_75e061fbe3c8e794.txt:770-774).
+    A value printed on the card rules; a card that prints only the type gets the
+    edition's default (2002: ×2 and -30, 003_b55862cc83f9dac9.txt:689-692)."""
+    hit = next((tv for tv in printed if tv.type in attacker_types), None)
+    if hit is None or hit.value or default == "printed":
+        return hit
+    return TypeValue(hit.type, default)
 
 
 def attack_damage(
@@ -78,13 +77,13 @@ def attack_damage(
                 steps.append((step, 0))
                 return DamageResult(0, True, tuple(steps))
         elif step == STEP_WEAKNESS:
-            if apply_weakness:
-                for tv in _type_value(step, weaknesses, attacker_types, edition.weakness):
-                    damage = tv.apply(damage)
+            weakness = _type_value(weaknesses, attacker_types, edition.weakness)
+            if apply_weakness and weakness:
+                damage = weakness.apply(damage)
         elif step == STEP_RESISTANCE:
-            if apply_weakness:
-                for tv in _type_value(step, resistances, attacker_types, edition.resistance):
-                    damage = tv.apply(damage)
+            resistance = _type_value(resistances, attacker_types, edition.resistance)
+            if apply_weakness and resistance:
+                damage = resistance.apply(damage)
         elif step.startswith("mods:"):
             for i, m in enumerate(modifiers):
                 if i not in used and _matches(step, m):
