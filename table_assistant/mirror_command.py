@@ -34,7 +34,7 @@ def mirror(source: str, deck_files: Sequence[str], era: str, as_json: bool, out:
     """Run the source to its end; 0, or 2 for an unreadable source or deck list."""
     from assistant.editions import edition
     from assistant.mirror import TableLayout, TableMirror
-    from table_assistant.recognize_command import _candidates
+    from table_assistant.recognize_command import candidate_names
     from vision.names import NameMatcher
     from vision.recognize import Recognizer
     from vision.sources import open_source
@@ -47,7 +47,7 @@ def mirror(source: str, deck_files: Sequence[str], era: str, as_json: bool, out:
         except (OSError, UnicodeDecodeError) as error:
             print(f"mirror: cannot read deck list {path}: {error}", file=err)
             return 2
-    cards, deck, decks_ok = _candidates(list(deck_files), err)
+    cards, deck, decks_ok = candidate_names(list(deck_files), err)
     if not decks_ok:
         return 2
     layout = TableLayout()

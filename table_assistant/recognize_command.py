@@ -13,7 +13,7 @@ import time
 from typing import TextIO
 
 
-def _candidates(deck_files: list[str], err: TextIO) -> tuple[list[tuple[str, str]],
+def candidate_names(deck_files: list[str], err: TextIO) -> tuple[list[tuple[str, str]],
                                                           list[tuple[str, str | None]], bool]:
     """(every known printing, the deck lists' cards, whether every deck list was read)."""
     from assistant.catalog import default_catalog
@@ -60,7 +60,7 @@ def recognize(images: list[str], deck_files: list[str], as_json: bool, out: Text
     from vision.recognize import Recognizer
 
     err = err or sys.stderr
-    cards, deck, decks_ok = _candidates(deck_files, err)
+    cards, deck, decks_ok = candidate_names(deck_files, err)
     recognizer = Recognizer(NameMatcher(cards, deck))
     status = 0 if decks_ok else 2
     for path in images:
