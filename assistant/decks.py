@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from assistant.cards import Card, basic_energy_type, fold, name_identity
+from assistant.catalog import Catalog, default_catalog
 from assistant.eras import EXPEDITION_2002, canonical_era
 
 #: Looks a deck line's card up: (name, set code, number) → Card or None.
@@ -184,7 +185,7 @@ def _check_totals(
         ))
 
 
-def catalog_resolver(catalog) -> Resolver:  # noqa: ANN001 - assistant.catalog.Catalog
+def catalog_resolver(catalog: Catalog) -> Resolver:
     """Resolve deck lines through a :class:`~assistant.catalog.Catalog`: the printing
     (set code and number) when it exists and carries the same name, else the name."""
 
@@ -209,13 +210,8 @@ def read_deck_file(path: str | Path, resolve: Resolver | None = None) -> DeckLis
     """Read a deck-list file (UTF-8, with or without BOM; any line ending). Without
     ``resolve``, cards are looked up in the default catalog. Raises ``OSError`` or
     ``UnicodeDecodeError`` for a file that cannot be read at all."""
-    raw = Path(path).read_bytes()
-    text = raw.decode("utf-8-sig")
-    if resolve is None:
-        from assistant.catalog import default_catalog
-
-        resolve = catalog_resolver(default_catalog())
-    return parse_deck_list(text, resolve)
+    text = Path(path).read_bytes().decode("utf-8-sig")
+    return parse_deck_list(text, resolve or catalog_resolver(default_catalog()))
 
 
 # -- the deck-building rules ------------------------------------------------------------
@@ -350,8 +346,4 @@ def _limit_one(problems: list[Problem], entries: list[DeckEntry], code: str, wha
 def check_deck_text(text: str, era: str | None = None, resolve: Resolver | None = None) -> DeckReport:
     """Read and check a deck list in one step (the ``deck_check`` action). Without
     ``resolve`` cards are looked up in the default catalog."""
-    if resolve is None:
-        from assistant.catalog import default_catalog
-
-        resolve = catalog_resolver(default_catalog())
-    return check_deck(parse_deck_list(text, resolve), era)
+    return check_deck(parse_deck_list(text, resolve or catalog_resolver(default_catalog())), era)

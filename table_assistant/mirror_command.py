@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TextIO
 
 #: Frames the table must hold still before the mirror looks at it.
@@ -41,12 +40,6 @@ def mirror(source: str, deck_files: Sequence[str], era: str, as_json: bool, out:
     from vision.tracker import Tracker
 
     err = err or sys.stderr
-    for path in deck_files:
-        try:
-            Path(path).read_bytes().decode("utf-8-sig")
-        except (OSError, UnicodeDecodeError) as error:
-            print(f"mirror: cannot read deck list {path}: {error}", file=err)
-            return 2
     cards, deck, decks_ok = candidate_names(list(deck_files), err)
     if not decks_ok:
         return 2

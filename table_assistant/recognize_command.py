@@ -28,7 +28,7 @@ def candidate_names(deck_files: list[str], err: TextIO) -> tuple[list[tuple[str,
             try:
                 deck_list = read_deck_file(path)
             except (OSError, UnicodeDecodeError) as error:
-                print(f"recognize: cannot read deck list {path}: {error}", file=err)
+                print(f"cannot read deck list {path}: {error}", file=err)
                 ok = False
                 continue
             for entry in deck_list.entries:

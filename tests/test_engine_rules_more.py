@@ -397,3 +397,14 @@ def test_ancient_trait_is_neither_attack_nor_ability() -> None:
     pos.players["A"].active = Slot(card, conditions={"Paralyzed"})
     g = game(pos)
     assert g.play(Action("ability", pokemon=("A", None), name="α Growth")).reason == "ability-unknown"
+
+
+def test_deck_check_lines_resolve_file_cards_first_then_the_printing() -> None:
+    """SPEC §4: a deck_check line is looked up among the file's cards, then the card
+    database — by its printing (set code and number), not by name alone."""
+    book = CardBook({"ralts": {"name": "Ralts", "supertype": "Pokémon", "subtypes": ["Basic"], "hp": 1}})
+    resolve = book.deck_resolver()
+    assert resolve("Ralts", "MEG", "58").hp == 1  # the file's own card wins
+    kirlia = resolve("Kirlia", "MEG", "59")
+    assert kirlia is not None and kirlia.id == "me1-59"
+    assert resolve("Not A Card", "XYZ", "1") is None

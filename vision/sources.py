@@ -19,6 +19,8 @@ import cv2
 import numpy as np
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+#: How long iteration pauses when a live source has no frame yet (reconnecting).
+IDLE_WAIT = 0.02
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,31 @@ class FrameSource:
             frame = self.read()
             if frame is not None:
                 yield frame
+            else:
+                # A live source waiting to reconnect: don't spin a core while it waits.
+                time.sleep(IDLE_WAIT)
+
+
+class Reconnect:
+    """When a dropped live source may try again: waits ``retry`` seconds after the
+    first failure, doubling after each further one up to ``longest``, and starts over
+    once a connection works."""
+
+    def __init__(self, retry: float, longest: float = 10.0) -> None:
+        self.retry = retry
+        self.longest = longest
+        self._pause = retry
+        self._next_try = 0.0
+
+    def due(self) -> bool:
+        return time.monotonic() >= self._next_try
+
+    def failed(self) -> None:
+        self._next_try = time.monotonic() + self._pause
+        self._pause = min(self._pause * 2, self.longest)
+
+    def succeeded(self) -> None:
+        self._pause = self.retry
 
 
 class FolderSource(FrameSource):
@@ -87,11 +114,10 @@ class CaptureSource(FrameSource):
         super().__init__(**kw)
         self.target = target
         self.live = live
-        self.retry = retry
-        self._pause = retry
-        self._next_try = 0.0
+        self.reconnect = Reconnect(retry)
         self._start = time.monotonic()
         self.cap: cv2.VideoCapture | None = None
+        self.fps = 30.0
         self._open()
 
     def _open(self) -> None:
@@ -100,20 +126,20 @@ class CaptureSource(FrameSource):
             self._event(f"cannot open {self.target}")
             self.cap = None
         else:
-            self._pause = self.retry
+            self.reconnect.succeeded()
+            self.fps = self.cap.get(cv2.CAP_PROP_FPS) or 30.0
 
     def read(self) -> Frame | None:
         if self.cap is None:
             if not self.live:
                 self.finished = True
                 return None
-            if time.monotonic() < self._next_try:
+            if not self.reconnect.due():
                 return None
             self._event(f"reconnecting to {self.target}")
             self._open()
             if self.cap is None:
-                self._next_try = time.monotonic() + self._pause
-                self._pause = min(self._pause * 2, 10.0)
+                self.reconnect.failed()
                 return None
         ok, image = self.cap.read()
         if not ok or image is None:
@@ -123,10 +149,9 @@ class CaptureSource(FrameSource):
             self._event(f"lost {self.target}")
             self.cap.release()
             self.cap = None
-            self._next_try = time.monotonic() + self._pause
+            self.reconnect.failed()
             return None
-        fps = self.cap.get(cv2.CAP_PROP_FPS) or 30.0
-        t = (time.monotonic() - self._start) if self.live else self.index / fps
+        t = (time.monotonic() - self._start) if self.live else self.index / self.fps
         self.index += 1
         return Frame(image, self.index - 1, t)
 
@@ -143,9 +168,7 @@ class HttpSource(FrameSource):
         super().__init__(**kw)
         self.url = url
         self.timeout = timeout
-        self.retry = retry
-        self._pause = retry
-        self._next_try = 0.0
+        self.reconnect = Reconnect(retry)
         self._stream = None
         self._buffer = b""
         self._snapshot = False
@@ -162,7 +185,7 @@ class HttpSource(FrameSource):
         self._snapshot = kind.startswith("image/")
         self._buffer = b""
         self._event(f"connected to {self.url}")
-        self._pause = self.retry
+        self.reconnect.succeeded()
         return True
 
     def _drop(self, why: str) -> None:
@@ -171,8 +194,7 @@ class HttpSource(FrameSource):
             with contextlib.suppress(OSError):
                 self._stream.close()
         self._stream = None
-        self._next_try = time.monotonic() + self._pause
-        self._pause = min(self._pause * 2, 10.0)
+        self.reconnect.failed()
 
     def _next_jpeg(self) -> bytes | None:
         assert self._stream is not None
@@ -198,11 +220,10 @@ class HttpSource(FrameSource):
 
     def read(self) -> Frame | None:
         if self._stream is None:
-            if time.monotonic() < self._next_try:
+            if not self.reconnect.due():
                 return None
             if not self._connect():
-                self._next_try = time.monotonic() + self._pause
-                self._pause = min(self._pause * 2, 10.0)
+                self.reconnect.failed()
                 return None
         try:
             jpeg = self._next_jpeg()

@@ -264,9 +264,9 @@ class Game:
             if card.stage == "LV.X":
                 fits = card.identity == target.card.identity
             else:
-                fits = card.evolves_from is not None and _identity(card.evolves_from) == target.card.identity
+                fits = card.evolves_from is not None and name_identity(card.evolves_from) == target.card.identity
                 if not fits and "Baby" in target.card.subtypes:
-                    fits = card.identity in {_identity(n) for n in target.card.evolves_to}
+                    fits = card.identity in {name_identity(n) for n in target.card.evolves_to}
             if not fits:
                 raise self._refuse("evolve-mismatch",
                                    f"{card.name} does not evolve from {target.card.name}")
@@ -1146,10 +1146,6 @@ class Game:
         pos.winner = winner
         pos.win_reasons = tuple(why)
         self._emit({"type": "win", "player": winner, "why": why[0], "ways": list(why)})
-
-
-def _identity(name: str) -> str:
-    return name_identity(name)
 
 
 def _union_pieces(zone: Sequence[Card], card: Card) -> list[Card]:

@@ -13,6 +13,8 @@ from dataclasses import replace
 from typing import Any
 
 from assistant.cards import Card, basic_energy, basic_energy_type, fold
+from assistant.catalog import Catalog, default_catalog
+from assistant.decks import catalog_resolver
 from assistant.engine.model import PLAYERS, PlayerState, Position, Slot, TurnFlags
 
 
@@ -34,6 +36,7 @@ class CardBook:
                 self.aliases[alias] = self.resolve(str(data))
         self.lookup = lookup
         self._looked_up: dict[str, Card] = {}
+        self._catalog: Catalog | None = None
 
     def resolve(self, ref: str) -> Card:
         if ref in self.aliases:
@@ -45,19 +48,17 @@ class CardBook:
             return self._looked_up[ref]
         card = self.lookup(ref) if self.lookup else None
         if card is None:
-            card = self._database(ref)
+            card = self.catalog().resolve(ref)
         if card is None:
             raise UnknownCard(ref)
         self._looked_up[ref] = card
         return card
 
-    @staticmethod
-    def _database(ref: str) -> Card | None:
-        try:
-            from assistant.catalog import default_catalog
-        except ImportError:  # pragma: no cover - the catalog is part of the package
-            return None
-        return default_catalog().resolve(ref)
+    def catalog(self) -> Catalog:
+        """The embedded cards and the imported database, opened once per file."""
+        if self._catalog is None:
+            self._catalog = default_catalog()
+        return self._catalog
 
     def ref(self, card: Card) -> str:
         """How a position file writes this card."""
@@ -86,17 +87,10 @@ class CardBook:
         for card in self.aliases.values():
             by_name.setdefault(fold(card.name), card)
 
+        from_catalog = catalog_resolver(self.catalog())
+
         def resolve(name: str, set_code: str, number: str) -> Card | None:
-            card = by_name.get(fold(name))
-            if card is not None:
-                return card
-            for ref in (f"{set_code}-{number}" if set_code and number else "", name):
-                if ref:
-                    try:
-                        return self.resolve(ref)
-                    except UnknownCard:
-                        continue
-            return None
+            return by_name.get(fold(name)) or from_catalog(name, set_code, number)
 
         return resolve
 
