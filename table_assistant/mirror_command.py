@@ -8,7 +8,9 @@ the mirror infers as one JSON line: the SPEC §3 action with ``player``, ``frame
 Vision's view of a card jitters and names take a few frames to settle, so the mirror
 is shown a snapshot only once the table has held still: the same cards, names, turns
 and rows for :data:`STEADY` frames in a row. A hand reaching across the table thus
-makes no actions of its own.
+makes no actions of its own. Each frame's reads are hinted with the deck cards that
+evolve from the Pokémon already on the table, so a Stage 1 laid on its Basic is read
+among its few likely names first.
 
 Nobody ends a turn here (there is no person to ask): the whole source is one turn of
 player A, the mirror's default. Pending actions stay pending.
@@ -40,21 +42,23 @@ def mirror(source: str, deck_files: Sequence[str], era: str, as_json: bool, out:
     from vision.tracker import Tracker
 
     err = err or sys.stderr
-    cards, deck, decks_ok = candidate_names(list(deck_files), err)
-    if not decks_ok:
+    candidates = candidate_names(list(deck_files), err)
+    if not candidates.ok:
         return 2
     layout = TableLayout()
     table = TableMirror(edition(era), layout)
-    tracker = Tracker(Recognizer(NameMatcher(cards, deck)))
+    tracker = Tracker(Recognizer(NameMatcher(candidates.cards, candidates.deck)))
     steady = _Steady(layout)
     frames = open_source(source)
+    tracked: list = []  # the cards of the last frame: their evolutions are the hint
     count = 0
     try:
         for frame in frames:
             count += 1
             height, width = frame.image.shape[:2]
-            snapshot = [_seen(card, width, height) for card in tracker.update(frame.image)
-                        if card.visible]
+            hint = candidates.hint(card.name for card in tracked)
+            tracked = tracker.update(frame.image, hint)
+            snapshot = [_seen(card, width, height) for card in tracked if card.visible]
             if not steady.ready(snapshot, started=table.game is not None, frame=frame.index):
                 continue
             for inference in table.see(snapshot):

@@ -10,17 +10,35 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import TextIO
 
 
-def candidate_names(deck_files: list[str], err: TextIO) -> tuple[list[tuple[str, str]],
-                                                          list[tuple[str, str | None]], bool]:
-    """(every known printing, the deck lists' cards, whether every deck list was read)."""
+@dataclass
+class Candidates:
+    """What vision may name a card, as plain data: every known printing, the declared deck
+    lists' cards (matched first), and which of the decks' cards evolve from which name
+    (the table hint: a card laid on a Charmander most likely evolves from Charmander)."""
+
+    cards: list[tuple[str, str]]
+    deck: list[tuple[str, str | None]] = field(default_factory=list)
+    evolutions: dict[str, set[str]] = field(default_factory=dict)
+    #: False when a deck list could not be read (reported on stderr).
+    ok: bool = True
+
+    def hint(self, names_in_play: Iterable[str | None]) -> tuple[str, ...]:
+        """The deck cards that evolve from a Pokémon in play, sorted."""
+        return tuple(sorted({evo for name in names_in_play if name
+                             for evo in self.evolutions.get(name, ())}))
+
+
+def candidate_names(deck_files: list[str], err: TextIO) -> Candidates:
+    """The candidates for ``deck_files``; an unreadable deck list is reported on ``err``."""
     from assistant.catalog import default_catalog
 
     cards = default_catalog().all_names()
-    deck: list[tuple[str, str | None]] = []
-    ok = True
+    found = Candidates(cards)
     if deck_files:
         from assistant.decks import read_deck_file
 
@@ -29,16 +47,16 @@ def candidate_names(deck_files: list[str], err: TextIO) -> tuple[list[tuple[str,
                 deck_list = read_deck_file(path)
             except (OSError, UnicodeDecodeError) as error:
                 print(f"cannot read deck list {path}: {error}", file=err)
-                ok = False
+                found.ok = False
                 continue
             for entry in deck_list.entries:
-                if entry.card is not None:
-                    deck.append((entry.card.name, entry.card.id))
-                else:
-                    deck.append((entry.name, None))
+                card = entry.card
+                found.deck.append((card.name, card.id) if card else (entry.name, None))
+                if card is not None and card.evolves_from:
+                    found.evolutions.setdefault(card.evolves_from, set()).add(card.name)
     known = {name for name, _ in cards}
-    cards = cards + [(n, i or "") for n, i in deck if n not in known]
-    return cards, deck, ok
+    found.cards = cards + [(n, i or "") for n, i in found.deck if n not in known]
+    return found
 
 
 def _read_image(path: str):
@@ -60,9 +78,9 @@ def recognize(images: list[str], deck_files: list[str], as_json: bool, out: Text
     from vision.recognize import Recognizer
 
     err = err or sys.stderr
-    cards, deck, decks_ok = candidate_names(deck_files, err)
-    recognizer = Recognizer(NameMatcher(cards, deck))
-    status = 0 if decks_ok else 2
+    candidates = candidate_names(deck_files, err)
+    recognizer = Recognizer(NameMatcher(candidates.cards, candidates.deck))
+    status = 0 if candidates.ok else 2
     for path in images:
         frame = _read_image(path)
         if frame is None:

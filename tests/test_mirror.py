@@ -285,3 +285,17 @@ def test_run_prints_the_table_actions_while_the_dashboard_is_not_built(tmp_path:
     assert [line.split(": ", 1)[1] for line in result.stdout.splitlines()] == ["A bench card=Ralts: accepted"]
     refused = _run("run", "--camera", str(frames), "--era", "neo-2001", home=tmp_path)
     assert refused.returncode == 2 and "unknown era" in refused.stderr
+
+
+def test_table_hint_names_the_deck_evolutions_of_pokemon_in_play() -> None:
+    import io
+
+    from assistant.embedded import embedded_deck_paths
+    from table_assistant.recognize_command import candidate_names
+
+    decks = [str(p) for p in embedded_deck_paths().values()]
+    candidates = candidate_names(decks, io.StringIO())
+    assert candidates.ok
+    assert candidates.hint(["Ralts", None, "Basic Psychic Energy"]) == ("Kirlia",)
+    assert candidates.hint(["Kirlia", "Scorbunny"]) == ("Mega Gardevoir ex", "Raboot")
+    assert candidates.hint([]) == ()
