@@ -1,17 +1,25 @@
 """Read a card's title with Tesseract.
 
-The title band is straightened at a fixed scale (bicubic, so a 250 px card's 12 px title
-is upsampled to Tesseract's size), the rows with the most dark strokes are found in both
-polarities, the run of letter-sized blobs in each gives the title line's box, and each
-plausible line is cropped tightly, binarised and read as a single line.
-Tesseract runs in-process through tesserocr; pytesseract (the command-line
-program) is the fallback when tesserocr cannot load.
+The top fifth of the card (its *band*) is straightened at a fixed scale (bicubic, so a
+250 px card's 12 px title is upsampled to the ~27 px capitals Tesseract reads best).
+Titles sit at known places of the layout: a Pokémon's name in the top row between the
+stage tag and the HP, a Trainer's a little lower under its "Item"/"Supporter" tag. Each
+of those *windows* is searched for its row of letter-sized dark strokes; the row is
+cropped tightly, everything that is not one of its letters is painted white (Tesseract
+misreads a line with a bit of art or the stage tag's swoosh at its end), and it is read
+as a single line. Fixed crops at the layout's own rows back the search up when blur
+glues the letters to the frame. The reads come lazily, likeliest first, so a caller that
+is satisfied early (a clear deck match) pays for one or two OCR calls only.
+
+Tesseract runs in-process through tesserocr; pytesseract (the command-line program) is
+the fallback when tesserocr cannot load.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,17 +32,20 @@ from vision.geometry import CARD_ASPECT, region_quad
 # per call is faster overall and keeps the machine responsive.
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
-#: The band (x0, y0, x1, y1, card fractions) holding every layout's title: Pokémon names
-#: near the top, Trainer and Energy names a little lower, with room for a sleeve's margin
-#: or an outline a few percent off.
-TITLE_BAND = (0.0, 0.0, 1.0, 0.18)
-#: Card height (px) the band is straightened at: capitals come out ~27 px tall, the size
-#: Tesseract reads best, whatever the card's size in the frame.
+#: The band (x0, y0, x1, y1, card fractions) holding every layout's title, with room for
+#: a sleeve's margin or an outline a few percent off.
+TITLE_BAND = (0.0, 0.0, 1.0, 0.2)
+#: Card height (px) the band is straightened at: capitals come out ~27 px tall.
 BAND_CARD_PX = 600
 #: Height of a title's capitals, as a fraction of the card's height (SV layouts).
 CAP = 0.045
-#: Lowest top (card fraction) a title line may have: below it is the artwork.
-LINE_TOP_MAX = 0.14
+
+#: Where to search for a title line (card fractions x0, y0, x1, y1): the Pokémon row
+#: (right of the stage tag, left of the HP) and the Trainer row (under "Supporter").
+WINDOWS = {"pokemon": (0.08, 0.0, 0.70, 0.14), "trainer": (0.02, 0.07, 0.82, 0.20)}
+#: Fixed crops of the same rows, read when the search's crop does not name the card.
+FIXED = {"pokemon": ((0.14, 0.03, 0.62, 0.09), (0.20, 0.03, 0.62, 0.09)),
+         "trainer": ((0.05, 0.095, 0.75, 0.155),)}
 
 _TESSDATA = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
              "/usr/share/tessdata")
@@ -47,7 +58,8 @@ class LineRead:
 
 
 class Tesseract:
-    """One Tesseract engine reading single lines of text."""
+    """One Tesseract engine reading single lines of text. Not thread-safe: use one per
+    thread (tesserocr releases the GIL while it recognises, so two threads use two cores)."""
 
     def __init__(self) -> None:
         self._api = None
@@ -64,7 +76,7 @@ class Tesseract:
             self._api = None
 
     def read_line(self, image: np.ndarray) -> LineRead:
-        """Text of a binarised single-line image (dark text on white)."""
+        """Text of a single-line image (dark text on white)."""
         if self._api is not None:
             from PIL import Image
 
@@ -83,8 +95,8 @@ class Tesseract:
 
 
 def title_band(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The straightened title band (BGR) of the card at printed-order ``quad``, upsampled
-    (bicubic) so the title's capitals are ~27 px tall."""
+    """The straightened title band (BGR) of the card at printed-order ``quad``, at
+    ``BAND_CARD_PX`` card height (bicubic)."""
     x0, y0, x1, y1 = TITLE_BAND
     region = region_quad(quad, x0, y0, x1, y1)
     w = max(1, int(round((x1 - x0) * BAND_CARD_PX * CARD_ASPECT)))
@@ -95,118 +107,113 @@ def title_band(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-Line = tuple[int, int, int, int, bool]  # x0, y0, x1, y1, light text on dark
+def _box(band: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """The card-fraction ``box`` of a band, as a grey image where black text on any light
+    colour is darkest: the brightest channel (a red bar is bright in red, the letters in
+    none)."""
+    bh, bw = band.shape[:2]
+    bx0, by0, bx1, by1 = TITLE_BAND
+    x0 = int((box[0] - bx0) / (bx1 - bx0) * bw)
+    x1 = int((box[2] - bx0) / (bx1 - bx0) * bw)
+    y0 = int((box[1] - by0) / (by1 - by0) * bh)
+    y1 = int((box[3] - by0) / (by1 - by0) * bh)
+    crop = band[max(0, y0):y1, max(0, x0):x1]
+    return crop.max(axis=2) if crop.ndim == 3 else crop
 
 
-def _ink(band: np.ndarray, light: bool) -> np.ndarray:
-    """One channel where the text of one polarity is dark on light: black text is darkest
-    in the brightest channel of a coloured bar, white text brightest in the darkest."""
-    if band.ndim == 2:
-        return 255 - band if light else band
-    return 255 - band.min(axis=2) if light else band.max(axis=2)
+@dataclass(frozen=True)
+class Line:
+    """A title line found in a window: its image ready for Tesseract and how many pixels
+    of letters it holds (how title-like it is)."""
+
+    image: np.ndarray
+    letters: int
 
 
-def _row_peaks(ink: np.ndarray, cap: int, count: int = 5) -> list[int]:
-    """Tops of the rows (``cap`` tall) with the most dark strokes in the name's columns."""
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (cap // 2 | 1, cap // 2 | 1))
-    strokes = np.minimum(cv2.morphologyEx(ink, cv2.MORPH_BLACKHAT, kernel), 60)
-    w = ink.shape[1]
-    profile = strokes[:, int(0.12 * w):int(0.55 * w)].sum(axis=1, dtype=np.float64)
-    window = np.convolve(profile, np.ones(cap), "valid")[:int(LINE_TOP_MAX * BAND_CARD_PX)]
-    peaks: list[int] = []
-    window = window.copy()
-    for _ in range(count):
-        if window.size == 0 or window.max() <= 0:
-            break
-        y = int(np.argmax(window))
-        peaks.append(y)
-        window[max(0, y - int(0.6 * cap)):y + int(0.6 * cap) + 1] = 0
-    return peaks
+def find_line(grey: np.ndarray, light: bool = False) -> Line | None:
+    """The row of letter-sized strokes in a window with the most letters, cropped and
+    cleaned: its letters kept in grey (contrast stretched), everything else white.
 
-
-def _strokes(ink: np.ndarray, cap: int) -> np.ndarray:
-    """Dark strokes thinner than half a capital (letters), without the long straight
-    edges of the name bar and the card's frame that would glue letters together."""
-    binary = cv2.adaptiveThreshold(ink, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
-                                   cv2.THRESH_BINARY_INV, int(cap * 1.5) | 1, 10)
-    return binary
-
-
-def _letters(ink: np.ndarray, top: int, cap: int, light: bool) -> tuple[float, Line] | None:
-    """The widest run of letter-sized blobs in the row starting near ``top``: its box in
-    band pixels and a score (the letters' total width)."""
-    h, w = ink.shape
-    pad = int(0.4 * cap)
-    ya, yb = max(0, top - pad), min(h, top + cap + pad)
-    row = ink[ya:yb]
-    binary = _strokes(row, cap)
-    n, _labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    mid = top - ya
-    blobs = sorted((tuple(int(v) for v in s[:5]) for s in stats[1:n]
-                    if 0.35 * cap <= s[3] <= 1.5 * cap and s[4] >= 0.1 * s[2] * s[3]
-                    and s[0] > 0.02 * w and s[0] + s[2] < 0.98 * w  # not the card's edge
-                    and s[1] > 0 and s[1] + s[3] < yb - ya  # nor art crossing the row
-                    and s[1] < mid + 0.8 * cap and s[1] + s[3] > mid + 0.3 * cap
-                    and (s[2] <= 2.5 * cap or (s[3] >= 0.6 * cap and s[2] <= 6 * cap
-                                               and s[4] >= 0.25 * s[2] * s[3]))),
-                   key=lambda b: b[0])
-    groups: list[list[tuple[int, ...]]] = []
-    for b in blobs:
-        if groups and b[0] - max(x[0] + x[2] for x in groups[-1]) <= 0.9 * cap:
+    Strokes are what a black-hat (closing minus image) lifts: dark marks narrower than
+    a capital. A 4 px opening removes the thin swoosh of the stage tag and art edges,
+    which would otherwise join the first letter. ``light`` reads light text on a dark bar.
+    """
+    cap = CAP * BAND_CARD_PX
+    src = 255 - grey if light else grey
+    k = int(cap * 0.6) | 1
+    hat = cv2.morphologyEx(src, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    mask = (hat > max(20.0, float(np.percentile(hat, 97)) * 0.35)).astype(np.uint8)
+    strokes = mask
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((4, 4), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = grey.shape
+    keep = []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
+            continue  # cut by the window: frame, art or a neighbouring row
+        if not 0.4 * cap <= bh <= 1.6 * cap or area < 0.12 * bw * bh:
+            continue
+        # Blur glues a word's letters into one blob: wide is fine if it is letter-high.
+        if bw > 3 * cap and not (bh <= 1.4 * cap and bw <= 12 * cap and area >= 0.25 * bw * bh):
+            continue
+        keep.append((x, y, bw, bh, i))
+    if not keep:
+        return None
+    profile = np.zeros(h)
+    for _x, y, bw, bh, _ in keep:
+        profile[y:y + bh] += bw
+    centre = int(np.argmax(np.convolve(profile, np.ones(int(cap)), "valid"))) + cap / 2
+    row = sorted(b for b in keep if b[1] <= centre <= b[1] + b[3])
+    if not row:
+        return None
+    # Words of one title are less than a capital apart; the HP or a tag further away.
+    groups = [[row[0]]]
+    for b in row[1:]:
+        if b[0] - max(c[0] + c[2] for c in groups[-1]) <= cap:
             groups[-1].append(b)
         else:
             groups.append([b])
-    # The name starts in the card's left half; "TRAINER" and the HP sit further right.
-    groups = [g for g in groups if len(g) >= 2 and g[0][0] < 0.62 * w]
-    if not groups:
-        return None
-    g = max(groups, key=lambda g: sum(b[2] for b in g))
-    x0 = max(0, g[0][0] - cap // 4)
-    x1 = min(w, max(b[0] + b[2] for b in g) + cap // 4)
-    y0 = min(int(np.median([b[1] for b in g])), min(b[1] for b in g) + cap // 3)
-    y1 = max(int(np.percentile([b[1] + b[3] for b in g], 80)),
-             int(np.median([b[1] + b[3] for b in g])))
-    return float(sum(b[2] for b in g)), (x0, ya + y0, x1, ya + y1, light)
+    group = max(groups, key=lambda g: sum(c[2] for c in g))
+    x0, x1 = min(b[0] for b in group), max(b[0] + b[2] for b in group)
+    y0, y1 = min(b[1] for b in group), max(b[1] + b[3] for b in group)
+    ours = np.isin(labels[y0:y1, x0:x1], [b[4] for b in group])
+    crop = src[y0:y1, x0:x1].astype(np.float32)
+    # The opening found the letters; thin ones it removed (an "i" of a light font) are
+    # still strokes inside the line's box, so those are kept too.
+    near = cv2.dilate(strokes[y0:y1, x0:x1] | ours, np.ones((3, 3), np.uint8)) > 0
+    lo = float(np.percentile(crop[ours], 10))
+    hi = float(np.percentile(crop[~near], 60)) if (~near).any() else float(crop.max())
+    out = np.clip((crop - lo) / max(1.0, hi - lo) * 255, 0, 255)
+    out[~near] = 255
+    pad = int(0.3 * cap)
+    image = cv2.copyMakeBorder(out.astype(np.uint8), pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                               value=255)
+    return Line(image, sum(b[2] for b in group))
 
 
-def text_lines(band: np.ndarray, max_lines: int = 3) -> list[Line]:
-    """The likeliest title lines in a band, best first: rows of letter-sized blobs on a
-    common baseline, dark on light or (illustration rares, dark bars) light on dark."""
-    cap = int(round(CAP * BAND_CARD_PX))
-    found: list[tuple[float, Line]] = []
-    for light in (False, True):
-        ink = _ink(band, light)
-        for top in _row_peaks(ink, cap):
-            hit = _letters(ink, top, cap, light)
-            if hit is not None and not any(
-                    abs(hit[1][1] - f[1][1]) < cap // 2 and f[1][4] == light for f in found):
-                found.append(hit)
-    found.sort(key=lambda item: -item[0])
-    return [line for _, line in found[:max_lines]]
+def _stretched(grey: np.ndarray) -> np.ndarray:
+    """A fixed crop with its contrast stretched and a white margin."""
+    lo, hi = np.percentile(grey, 3), np.percentile(grey, 97)
+    out = np.clip((grey.astype(np.float32) - lo) / (hi - lo + 1) * 255, 0, 255).astype(np.uint8)
+    return cv2.copyMakeBorder(out, 12, 12, 12, 12, cv2.BORDER_CONSTANT, value=255)
 
 
-def _clear_border(binary: np.ndarray) -> np.ndarray:
-    """Ink blobs touching the crop's edge removed: they are bits of the frame or art."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    h, w = binary.shape
-    drop = [i for i in range(1, n) if stats[i][0] == 0 or stats[i][1] == 0
-            or stats[i][0] + stats[i][2] >= w or stats[i][1] + stats[i][3] >= h]
-    if drop:
-        binary[np.isin(labels, drop)] = 0
-    return binary
-
-
-def prepare_line(band: np.ndarray, line: Line) -> np.ndarray:
-    """Crop a line tightly (Tesseract misreads a line with art above or below it),
-    binarise with Otsu (dark text on white), drop edge blobs, add a white margin."""
-    x0, y0, x1, y1, light = line
-    cap = CAP * BAND_CARD_PX
-    pad = max(2, int(0.12 * cap))
-    ink = _ink(band, light)
-    crop = ink[max(0, y0 - pad):y1 + pad + int(0.2 * cap), x0:x1]
-    _, binary = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    binary = 255 - _clear_border(binary)
-    return cv2.copyMakeBorder(binary, 12, 12, 12, 12, cv2.BORDER_CONSTANT, value=255)
+def title_images(band: np.ndarray) -> Iterator[np.ndarray]:
+    """Single-line images that may hold the title, likeliest first: the row found in each
+    window (the window with more letters first), then the fixed crops, then light text."""
+    found = {kind: find_line(_box(band, box)) for kind, box in WINDOWS.items()}
+    order = sorted(WINDOWS, key=lambda kind: -(found[kind].letters if found[kind] else 0))
+    for kind in order:
+        if found[kind] is not None:
+            yield found[kind].image
+    for kind in order:
+        for box in FIXED[kind]:
+            yield _stretched(_box(band, box))
+    for kind in order:
+        line = find_line(_box(band, WINDOWS[kind]), light=True)
+        if line is not None:
+            yield line.image
 
 
 _NOISE = re.compile(r"\b(?:HP|Hp|hp)\b|\S*\d\S*")
@@ -217,14 +224,21 @@ def clean(text: str) -> str:
     return " ".join(_NOISE.sub(" ", text).split())
 
 
-def read_title(engine: Tesseract, frame: np.ndarray, quad: np.ndarray,
-               max_lines: int = 3) -> list[LineRead]:
-    """OCR of the likeliest title lines of the card at ``quad``."""
-    band = title_band(frame, quad)
-    reads = []
-    for line in text_lines(band, max_lines):
-        read = engine.read_line(prepare_line(band, line))
+def title_reads(engine: Tesseract, band: np.ndarray) -> Iterator[LineRead]:
+    """OCR of :func:`title_images` one by one (cleaned; empty reads skipped)."""
+    for image in title_images(band):
+        read = engine.read_line(image)
         text = clean(read.text)
         if len(text) >= 2:
-            reads.append(LineRead(text, read.confidence))
+            yield LineRead(text, read.confidence)
+
+
+def read_title(engine: Tesseract, frame: np.ndarray, quad: np.ndarray,
+               max_lines: int = 3) -> list[LineRead]:
+    """OCR of the ``max_lines`` likeliest title lines of the card at ``quad``."""
+    reads = []
+    for read in title_reads(engine, title_band(frame, quad)):
+        reads.append(read)
+        if len(reads) >= max_lines:
+            break
     return reads

@@ -1,7 +1,15 @@
-"""The per-frame pipeline: find cards, decide their way up, read and name them."""
+"""The per-frame pipeline: find cards, decide their way up, read and name them.
+
+A found outline says which sides are the card's long ones, not which end is its top.
+Both ends are read: the upright end's title reads as a name, the other end's small print
+turned upside down as noise, so the end whose reads come closest to a known name is the
+top, even when they are not close enough to name the card.
+"""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -9,7 +17,14 @@ import numpy as np
 from vision.finder import FinderConfig, find_cards
 from vision.geometry import rotation_of, turn_180
 from vision.names import ACCEPT, NameMatch, NameMatcher
-from vision.ocr import Tesseract, read_title, text_lines, title_band
+from vision.ocr import Tesseract, title_band, title_reads
+
+#: Reads of each end taken before deciding which end is the top (the two windows' rows).
+FIRST_READS = 2
+#: Most reads of the likelier end in all (its fixed crops and light-text rows follow).
+MAX_READS = 5
+#: Cards are read on this many threads (one Tesseract each; it releases the GIL).
+THREADS = 2
 
 
 @dataclass
@@ -33,14 +48,29 @@ class CardReading:
         }
 
 
-def _title_score(frame: np.ndarray, quad: np.ndarray) -> float:
-    """How title-like the band at the quad's top is (no OCR): the upright end of a card
-    has a row of big letters there, the bottom end small print."""
-    lines = text_lines(title_band(frame, quad), max_lines=1)
-    if not lines:
-        return 0.0
-    x0, y0, x1, y1, _ = lines[0]
-    return float((x1 - x0) * (y1 - y0))
+class _End:
+    """One end of a card as its top: its reads so far and their best match."""
+
+    def __init__(self, engine: Tesseract, frame: np.ndarray, quad: np.ndarray) -> None:
+        self.quad = quad
+        self.reads = title_reads(engine, title_band(frame, quad))
+        self.texts: list[str] = []
+        self.match = NameMatch(None, None, 0.0)
+        self.done = False
+
+    def read(self, matcher: NameMatcher, hint: tuple[str, ...], count: int) -> None:
+        for _ in range(count):
+            read = next(self.reads, None)
+            if read is None:
+                self.done = True
+                return
+            self.texts.append(read.text)
+            self.match = matcher.match(self.texts, hint)
+            if self.match.confidence >= ACCEPT:
+                return
+
+    def key(self) -> tuple[float, float]:
+        return (self.match.confidence, self.match.similarity)
 
 
 class Recognizer:
@@ -51,42 +81,56 @@ class Recognizer:
         self.matcher = matcher
         self.finder = finder or FinderConfig()
         self.engine = engine or Tesseract()
+        self._local = threading.local()
+        self._pool: ThreadPoolExecutor | None = None
 
     def find(self, frame: np.ndarray) -> list[np.ndarray]:
         return find_cards(frame, self.finder)
 
-    def orient(self, frame: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
-        """Both ways up of a found quad, the likelier first."""
-        other = turn_180(quad)
-        if _title_score(frame, other) > _title_score(frame, quad):
-            return [other, quad]
-        return [quad, other]
-
     def read(self, frame: np.ndarray, quad: np.ndarray, hint: tuple[str, ...] = ()
              ) -> CardReading | None:
-        """Name the card at ``quad``: OCR the likelier way up, the other only if needed.
-        None when neither end has a line of letters: not a card, or not one to read."""
-        best: tuple[NameMatch, np.ndarray] | None = None
-        ways = self.orient(frame, quad)
-        seen_text = False
-        for way in ways:
-            reads = read_title(self.engine, frame, way)
-            seen_text = seen_text or bool(reads)
-            match = self.matcher.match([r.text for r in reads], hint)
-            if best is None or match.confidence > best[0].confidence:
-                best = (match, way)
-            if match.confidence >= ACCEPT:
-                break
-        assert best is not None
-        if not seen_text:
+        """Name the card at ``quad`` (either way up) and turn ``quad`` upright. None when
+        neither end has a line of letters: not a card, or not one to read."""
+        return self._read(self.engine, frame, quad, hint)
+
+    def _read(self, engine: Tesseract, frame: np.ndarray, quad: np.ndarray,
+              hint: tuple[str, ...]) -> CardReading | None:
+        quad = np.asarray(quad, dtype=np.float32)
+        ends = [_End(engine, frame, quad), _End(engine, frame, turn_180(quad))]
+        for end in ends:
+            end.read(self.matcher, hint, FIRST_READS)
+        best = max(ends, key=_End.key)
+        if best.match.confidence < ACCEPT:
+            # Only the likelier top is worth the extra crops: the other end's reads
+            # were noise, and reading both would double the time of every hard card.
+            best.read(self.matcher, hint, MAX_READS - FIRST_READS)
+            best = max(ends, key=_End.key)
+        if not any(end.texts for end in ends):
             return None
-        match, way = best
-        if match.name is None:
-            way = ways[0]
-        match = self.matcher.decide(match)
-        return CardReading(way, rotation_of(way), match.name, match.card_id,
+        match = self.matcher.decide(best.match)
+        return CardReading(best.quad, rotation_of(best.quad), match.name, match.card_id,
                            match.confidence, match.text)
 
+    def _engine(self) -> Tesseract:
+        """This thread's engine (the main thread's is ``self.engine``)."""
+        engine = getattr(self._local, "engine", None)
+        if engine is None:
+            engine = self._local.engine = Tesseract()
+        return engine
+
     def recognize(self, frame: np.ndarray, hint: tuple[str, ...] = ()) -> list[CardReading]:
-        readings = (self.read(frame, q, hint) for q in self.find(frame))
+        quads = self.find(frame)
+        if len(quads) < 2 or THREADS < 2:
+            readings = [self.read(frame, q, hint) for q in quads]
+        else:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(THREADS, thread_name_prefix="card-reader")
+            # Each worker reads a share of the cards with its own engine; the results
+            # keep the finder's order.
+            shares = [quads[k::THREADS] for k in range(THREADS)]
+            done = list(self._pool.map(
+                lambda share: [self._read(self._engine(), frame, q, hint) for q in share], shares))
+            readings = [None] * len(quads)
+            for k, share in enumerate(done):
+                readings[k::THREADS] = share
         return [r for r in readings if r is not None]

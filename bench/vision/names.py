@@ -13,6 +13,10 @@ Three candidate sets are measured:
   (~34 names), with the whole database behind it;
 - ``sv1``: all 194 sv1 names as the "deck" (the previous engineer's figure).
 
+Also times ``Recognizer.read`` (both ends, one thread) per card. ``--calibrate`` lets
+every name through and prints, per confidence threshold, what right and wrong would be:
+the figures ``vision.names.ACCEPT`` is chosen from (on the tune split only).
+
 Prints figures only. Uses one core.
 """
 
@@ -30,6 +34,7 @@ os.environ["OMP_THREAD_LIMIT"] = "1"
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+import vision.names  # noqa: E402
 from bench.vision import evalset  # noqa: E402
 from vision.geometry import portrait  # noqa: E402
 from vision.names import NameMatcher  # noqa: E402
@@ -63,8 +68,14 @@ def scenes(split: str, band: tuple[int, int], seed: int = 0, per_frame: int = 8)
         yield scene, chosen
 
 
+THRESHOLDS = (0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
+
+
 def measure(split: str, bands: list[tuple[int, int]], seed: int = 0,
-            show_errors: bool = False) -> None:
+            show_errors: bool = False, calibrate: bool = False) -> None:
+    accept = vision.names.ACCEPT
+    if calibrate:
+        vision.names.ACCEPT = 0.0  # decide() lets every name through; tabulated below
     all_cards = evalset.all_names()
     sv1 = [(c.name, c.card_id) for c in evalset.scans()]
     engine = Tesseract()
@@ -76,8 +87,10 @@ def measure(split: str, bands: list[tuple[int, int]], seed: int = 0,
     print(f"  {'height':>9} {'cands':>5} {'cards':>5} {'right':>7} {'null':>7} {'wrong':>7}"
           f" {'rot ok':>7}")
     ocr_ms: list[float] = []
+    read_ms: list[float] = []
     for band in bands:
         stats = {m: Counter() for m in MODES}
+        confs: dict[str, list[tuple[float, bool]]] = {m: [] for m in MODES}
         errors: list[str] = []
         for scene, chosen in scenes(split, band, seed):
             extra = rng.sample(sv1, 24)
@@ -92,7 +105,14 @@ def measure(split: str, bands: list[tuple[int, int]], seed: int = 0,
                 for mode, rec in (("none", full), ("deck", deck_rec), ("sv1", sv1_rec)):
                     s = stats[mode]
                     s["n"] += 1
+                    t = time.perf_counter()
                     r = rec.read(scene.image, quad)
+                    if mode == "deck":
+                        read_ms.append((time.perf_counter() - t) * 1000)
+                    if r is not None and r.name is not None:
+                        confs[mode].append((r.confidence, r.name == card.name))
+                        if r.confidence < accept:
+                            r.name = None
                     if r is None:
                         s["null"] += 1
                         s["rot"] += 0
@@ -111,11 +131,20 @@ def measure(split: str, bands: list[tuple[int, int]], seed: int = 0,
             n = max(1, s["n"])
             print(f"  {band[0]}-{band[1]:<5} {mode:>5} {s['n']:>5} {s['right'] / n:7.1%} "
                   f"{s['null'] / n:7.1%} {s['wrong'] / n:7.1%} {s['rot'] / n:7.1%}")
+        if calibrate:
+            for mode in MODES:
+                n = max(1, stats[mode]["n"])
+                cells = " ".join(f"{t:.2f}:{sum(ok for c, ok in confs[mode] if c >= t) / n:.1%}/"
+                                 f"{sum(not ok for c, ok in confs[mode] if c >= t) / n:.1%}"
+                                 for t in THRESHOLDS)
+                print(f"    {mode:>5} threshold:right/wrong {cells}")
         if show_errors:
             for e in errors:
                 print("    wrong", e)
     print(f"  title OCR (read_title, one way up): median {statistics.median(ocr_ms):.1f} ms, "
           f"p90 {np.percentile(ocr_ms, 90):.1f} ms")
+    print(f"  Recognizer.read (deck mode, both ends, one thread): median "
+          f"{statistics.median(read_ms):.1f} ms, p90 {np.percentile(read_ms, 90):.1f} ms per card")
 
 
 def main() -> None:
@@ -124,13 +153,15 @@ def main() -> None:
     parser.add_argument("--bands", default=",".join(f"{a}-{b}" for a, b in BANDS))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--errors", action="store_true", help="list the wrong names")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="right/wrong at each confidence threshold (tune split)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if not evalset.available():
         print("../shared/vision-eval not found: nothing to measure")
         return
     bands = [tuple(int(v) for v in b.split("-")) for b in args.bands.split(",")]
-    measure(args.split, bands, args.seed, args.errors)
+    measure(args.split, bands, args.seed, args.errors, args.calibrate)
 
 
 if __name__ == "__main__":

@@ -65,3 +65,23 @@ def test_a_three_letter_read_needs_the_deck_to_be_trusted():
     m = NameMatcher(cards, deck=[("Muk", "sv1-57")])
     assert m.decide(m.match(["Muk"])).name == "Muk"
     assert m.decide(m.match(["Bea"])).name is None
+
+
+def test_a_tag_or_swoosh_read_with_the_title_still_names_it():
+    m = NameMatcher(CARDS)
+    hit = m.decide(m.match(["= BASIC Skwovet"]))
+    assert hit.name == "Skwovet" and hit.confidence >= ACCEPT
+
+
+def test_a_basic_energy_read_is_honestly_null():
+    # Its type is an icon between "Basic" and "Energy": the text cannot say which.
+    cards = CARDS + [("Basic Fighting Energy", "sve-6"), ("Rescue Energy", "x-1"), ("Cheryl", "x-2")]
+    m = NameMatcher(cards)
+    for read in ("Bas » Energy", "| Rese + Energy", "PaNt # CHergy"):
+        assert m.decide(m.match([read])).name is None
+    assert m.decide(m.match(["Rescue Energy"])).name == "Rescue Energy"
+
+
+def test_similarity_tells_a_title_from_noise():
+    m = NameMatcher(CARDS)
+    assert m.match(["Flittie"]).similarity > m.match(["ee | A"]).similarity

@@ -53,3 +53,24 @@ def test_a_hard_table_gives_no_wrong_names(recognizer):
 def test_an_empty_mat_has_no_cards(recognizer):
     sc = scene([], 7, CLEAN)
     assert [r for r in recognizer.recognize(sc.image) if r.name is not None] == []
+
+
+@pytest.mark.parametrize("kind", ["pokemon", "trainer"])
+def test_a_card_is_read_either_way_up_from_its_outline(recognizer, kind):
+    # The outline alone does not say which end is the top: the reader decides it.
+    import numpy as np
+
+    from vision.geometry import turn_180
+    from vision.synthetic import compose, generated_mat, render_proxy
+
+    names = [("Charmeleon", "sv3pt5-5"), ("Greedent", "sv1-152")] if kind == "pokemon" else \
+        [("Nest Ball", "sv1-181"), ("Ultra Ball", "sv1-196")]
+    faces = [render_proxy(n, i, kind, seed=k) for k, (n, i) in enumerate(names)]
+    style = SceneStyle(height_range=(300, 360), rotations=(0, 180), max_tilt_deg=5, touching=0.0,
+                       sleeves=0.0, glare=0.0, occlusion=0.0, blur=(0, 0.3), noise=(0, 2))
+    sc = compose(generated_mat((1920, 1080), 5), faces, style, seed=5)
+    for card in sc.cards:
+        for quad in (card.quad, turn_180(card.quad)):
+            r = recognizer.read(sc.image, np.asarray(quad))
+            assert r is not None and r.rotation == card.rotation
+            assert r.name in (card.name, None)

@@ -1,0 +1,686 @@
+"""Find every card on the mat as a quadrilateral, ~4× faster than ``vision.finder``.
+
+Status: an experiment, not yet the default. On the composites of real scans it finds
+about as many cards as ``vision.finder`` (see ``bench.vision.finder --fast``) in a
+quarter of the time, but it still fails two synthetic checks the default passes: a
+false quad on one printed generated mat, and pale proxy cards on a pale mat, where it
+keeps the art box instead of the faint card outline (tests/vision
+test_vision_finder_fast.py marks both as expected failures).
+
+Two stages at reduced resolution (longest side 640 px; even the smallest card is ~47 px
+tall there), then a refinement on finer pixels:
+
+1. *Rough candidates* from several cues, each cheap and each failing differently:
+   outlines (edges closed into regions: the band just inside a card's outline is a
+   region), solid blobs (a card's dense art and text filled into one blob, thin mat print
+   opened away), texture density (cards are busy, a mat mostly is not) and corners (two
+   straight segments meeting at a right angle). A blob too long for one card is cut
+   into cards of the size the table's other cards have.
+2. *Snapping and scoring*, for all candidates at once (numpy arrays of quads × sides ×
+   shifts × samples, no Python loop per candidate): every side is moved to the outermost
+   strong straight edge near it whose gradient runs across the side (the card's outer
+   outline, not its inner frame), refitted as a line and intersected with its
+   neighbours; the quad is then scored by how much of each side has such an edge and by
+   its proportions. The best quads win; a quad lying inside an accepted one (the art
+   box, the inner frame) is dropped.
+3. *Refinement*: the few winners' sides are pushed out onto a faint outer outline if
+   one lies just outside (a silver border on a grey mat), then snapped once more on a
+   half-size (1080p) or full-size copy, probing only pixels next to the sides.
+
+Cost on one core is ~40 ms for a 1080p frame with ten cards (``bench.vision.finder``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.geometry import CARD_ASPECT, area, overlap, portrait
+
+
+@dataclass(frozen=True)
+class FinderConfig:
+    """Card sizes the finder accepts, as printed height in full-frame pixels."""
+
+    min_height: float = 140.0
+    max_height: float = 560.0
+    #: Search at this many pixels along the frame's longest side.
+    work_long: int = 640
+    canny_low: int = 20
+    canny_high: int = 60
+    #: Gradient (Sobel / 4 on a 0..255 channel) a card outline must have across a side.
+    #: (36 at the old 960 px search; a 3:1 area resize softens faint outlines, and 28
+    #: also finds more outer outlines of silver borders: corners within 2% of the card
+    #: height for ~55% instead of ~33% of 260-330 px cards, tune split.)
+    edge_grad: float = 28.0
+    #: Mean fraction of the outline with such an edge for a quad to be a card.
+    min_support: float = 0.62
+    #: Fraction every single side must reach (a hand may hide part of one side).
+    min_side_support: float = 0.3
+    #: At most this many corner hypotheses are snapped (best screened first). A cap of
+    #: 60 saves ~15% of the time but loses ~10 points of recall on the real composites
+    #: (tune split), so by default there is none.
+    max_corner_snaps: int = 1000
+    #: Refine corners on finer pixels (half size for a 1080p frame, else full size).
+    full_res_refine: bool = True
+    #: Look this far (fraction of the card's width) outside a found outline for a faint
+    #: outer one: a silver border on a grey mat has a weak outer edge and a strong inner
+    #: one (border to art), and the first snap takes the strong one.
+    border_search: float = 0.06
+    #: ... accepting an edge of this fraction of ``edge_grad`` there, along at least
+    #: ``border_support`` of the side.
+    border_grad: float = 0.35
+    border_support: float = 0.55
+
+
+# ---------------------------------------------------------------------------- cues
+
+
+def _edges(small: np.ndarray, cfg: FinderConfig) -> np.ndarray:
+    """Outline evidence: Canny on brightness and on colour, so a silver border on a grey
+    mat (little brightness step) still shows where its hue differs."""
+    blur = cv2.GaussianBlur(small, (3, 3), 0)
+    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
+    edges = cv2.Canny(lab[:, :, 0], cfg.canny_low, cfg.canny_high)
+    for ch in (1, 2):
+        edges |= cv2.Canny(lab[:, :, ch], cfg.canny_low // 2 + 4, cfg.canny_high // 2 + 8)
+    return edges
+
+
+@dataclass
+class _Grad:
+    """Per-pixel gradient of the channel (L, a, b) that changes most there."""
+
+    gx: np.ndarray
+    gy: np.ndarray
+    mag: np.ndarray
+
+
+def _gradient(image: np.ndarray) -> _Grad:
+    blur = cv2.GaussianBlur(image, (3, 3), 0)
+    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
+    best_gx = best_gy = best_mag = None
+    for ch, gain in ((0, 1.0), (1, 1.6), (2, 1.6)):
+        c = lab[:, :, ch]
+        gx = cv2.Sobel(c, cv2.CV_32F, 1, 0, ksize=3) * (gain / 4)
+        gy = cv2.Sobel(c, cv2.CV_32F, 0, 1, ksize=3) * (gain / 4)
+        mag = np.abs(gx) + np.abs(gy)
+        if best_mag is None:
+            best_gx, best_gy, best_mag = gx, gy, mag
+        else:
+            take = mag > best_mag
+            best_gx = np.where(take, gx, best_gx)
+            best_gy = np.where(take, gy, best_gy)
+            best_mag = np.maximum(mag, best_mag)
+    assert best_gx is not None and best_gy is not None and best_mag is not None
+    return _Grad(best_gx, best_gy, best_mag)
+
+
+def _solid_blobs(edges: np.ndarray, close_px: int, max_hole: float, open_px: int,
+                 max_side: float) -> np.ndarray:
+    """Cards as solid blobs: closing fills a card's dense texture (art, text) while the
+    mat's sparse print stays thin; holes a card's flat panels leave are filled; opening
+    then removes thin print lines and spurs."""
+    k_close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close_px, close_px))
+    mask = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, k_close)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is not None:
+        for i, contour in enumerate(contours):
+            if hierarchy[0][i][3] < 0 or cv2.contourArea(contour) >= max_hole:
+                continue
+            _x, _y, w, h = cv2.boundingRect(contour)
+            if max(w, h) < max_side:
+                cv2.drawContours(mask, contours, i, 255, -1)
+    k_open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (open_px, open_px))
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, k_open)
+
+
+def _dense(edges: np.ndarray, card_w: float) -> np.ndarray:
+    """Where edges are dense (card art and text), opened so lines of mat print go."""
+    k = max(3, int(card_w * 0.18)) | 1
+    density = cv2.boxFilter(edges, cv2.CV_32F, (k, k), normalize=True) / 255.0
+    mask = (density > 0.09).astype(np.uint8) * 255
+    close = max(3, int(card_w * 0.3)) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
+    op = max(3, int(card_w * 0.4)) | 1
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (op, op)))
+
+
+# ------------------------------------------------------------------ candidate quads
+
+
+def _fit_quad(contour: np.ndarray) -> np.ndarray:
+    """Four corners of a blob: a 4-point polygon if the outline gives one, else the
+    minimum-area rectangle."""
+    peri = cv2.arcLength(contour, True)
+    for eps in (0.02, 0.03, 0.045):
+        approx = cv2.approxPolyDP(contour, eps * peri, True)
+        if len(approx) == 4 and cv2.isContourConvex(approx):
+            return approx.reshape(4, 2).astype(np.float32)
+    return cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
+
+
+def _sides(quad: np.ndarray) -> tuple[float, float]:
+    """(short, long) mean side lengths of a quad."""
+    q = portrait(quad)
+    s = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    return float((s[0] + s[2]) / 2), float((s[1] + s[3]) / 2)
+
+
+def _split(rect: tuple, card_long: float) -> list[np.ndarray]:
+    """Quads for a blob that holds several touching cards: its rectangle cut into a grid
+    of cards about ``card_long`` tall (portrait or landscape)."""
+    (cx, cy), (w, h), angle = rect
+    if w <= 0 or h <= 0:
+        return []
+    box = cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float32)
+    # box[0]→box[1] is one axis (length w or h), box[1]→box[2] the other.
+    a, b, _c, d = box
+    u_len = float(np.linalg.norm(b - a))
+    v_len = float(np.linalg.norm(d - a))
+    out = []
+    card_short = card_long * CARD_ASPECT
+    for cu, cv_ in ((card_short, card_long), (card_long, card_short)):
+        nu, nv = max(1, round(u_len / cu)), max(1, round(v_len / cv_))
+        if nu * nv < 2 or nu * nv > 12:
+            continue
+        if abs(u_len / nu - cu) > 0.2 * cu or abs(v_len / nv - cv_) > 0.2 * cv_:
+            continue
+        du, dv = (b - a) / nu, (d - a) / nv
+        for i in range(nu):
+            for j in range(nv):
+                p = a + du * i + dv * j
+                out.append(np.float32([p, p + du, p + du + dv, p + dv]))
+    return out
+
+
+def _candidates(small: np.ndarray, edges: np.ndarray, lo: float, hi: float
+                ) -> tuple[list[np.ndarray], list[tuple]]:
+    """Rough card quads from every cue, and rectangles of blobs too big for one card."""
+    min_w = lo * CARD_ASPECT
+    closed = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    outlines, _ = cv2.findContours(closed, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    solid = _solid_blobs(edges, max(3, int(min_w * 0.25)) | 1, hi * hi * CARD_ASPECT * 0.6,
+                         max(5, int(min_w * 0.35)) | 1, hi)
+    blobs, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    dense, _ = cv2.findContours(_dense(edges, min_w * 1.3), cv2.RETR_EXTERNAL,
+                                cv2.CHAIN_APPROX_SIMPLE)
+    min_area = lo * lo * CARD_ASPECT * 0.6
+    max_area = hi * hi * CARD_ASPECT * 1.3
+    quads: list[np.ndarray] = []
+    big: list[tuple] = []
+    seen: set[tuple[int, int, int, int]] = set()
+    for contour in list(outlines) + list(blobs) + list(dense):
+        a = cv2.contourArea(contour)
+        if a < min_area or a > max_area * 10:
+            continue
+        rect = cv2.minAreaRect(contour)
+        (cx, cy), (w, h), _ang = rect
+        if w * h > max_area or max(w, h) > hi * 1.25:
+            if a > 0.6 * w * h:
+                big.append(rect)
+            continue
+        if min(w, h) < min_w * 0.7 or a < 0.6 * w * h:
+            continue
+        ratio = min(w, h) / max(w, h)
+        if not 0.5 <= ratio <= 0.95:
+            continue
+        key = (int(cx / 4), int(cy / 4), int(w / 4), int(h / 4))
+        if key in seen:
+            continue
+        seen.add(key)
+        quads.append(_fit_quad(contour))
+    return quads, big
+
+
+def _segments(small: np.ndarray, min_len: float) -> tuple[np.ndarray, np.ndarray]:
+    """Straight segments (start points, end points) at least ``min_len`` long. (Found on
+    a half-size copy the detector is 3× faster but misses a quarter of the cards.)"""
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    found = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE).detect(grey)[0]
+    if found is None:
+        return np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32)
+    seg = found.reshape(-1, 4).astype(np.float32)
+    p, q = seg[:, :2], seg[:, 2:]
+    keep = np.linalg.norm(q - p, axis=1) >= min_len
+    return p[keep], q[keep]
+
+
+def _corner_quads(small: np.ndarray, lo: float, hi: float, sizes: list[float]
+                  ) -> np.ndarray:
+    """Rough quads from corners: two straight segments meeting at about a right angle
+    at their ends are two sides of a card. The card's size comes from the segments'
+    lengths (a side seen whole) and from ``sizes`` (card heights already found)."""
+    p, q = _segments(small, lo * CARD_ASPECT * 0.3)
+    if len(p) < 2 or len(p) > 1500:
+        return np.zeros((0, 4, 2), np.float32)
+    length = np.linalg.norm(q - p, axis=1)
+    d = (q - p) / length[:, None]
+    ii, jj = np.nonzero(np.triu(np.abs(d @ d.T) < 0.26, 1))  # 75°..105° apart
+    if len(ii) == 0:
+        return np.zeros((0, 4, 2), np.float32)
+    # Intersection of the two lines: p_i + s d_i = p_j + t d_j.
+    di, dj = d[ii], d[jj]
+    det = di[:, 0] * (-dj[:, 1]) - di[:, 1] * (-dj[:, 0])
+    r = p[jj] - p[ii]
+    s = (r[:, 0] * (-dj[:, 1]) - r[:, 1] * (-dj[:, 0])) / det
+    t = (di[:, 0] * r[:, 1] - di[:, 1] * r[:, 0]) / det
+    li, lj = length[ii], length[jj]
+    tol = max(5.0, lo * CARD_ASPECT * 0.12)
+    # The corner lies near one end of each segment.
+    gap_i = np.minimum(np.abs(s), np.abs(s - li))
+    gap_j = np.minimum(np.abs(t), np.abs(t - lj))
+    ok = np.nonzero((gap_i < tol) & (gap_j < tol))[0]
+    if len(ok) == 0:
+        return np.zeros((0, 4, 2), np.float32)
+    i, j = ii[ok], jj[ok]
+    x = p[i] + d[i] * s[ok, None]
+    u = np.where((np.abs(s[ok]) < np.abs(s[ok] - li[ok]))[:, None], d[i], -d[i])
+    v = np.where((np.abs(t[ok]) < np.abs(t[ok] - lj[ok]))[:, None], d[j], -d[j])
+    a_len, b_len = li[ok] - gap_i[ok], lj[ok] - gap_j[ok]
+    dims = [(a_len, a_len / CARD_ASPECT), (a_len, a_len * CARD_ASPECT),
+            (b_len / CARD_ASPECT, b_len), (b_len * CARD_ASPECT, b_len)]
+    for h in sizes:
+        dims += [(np.full_like(a_len, h * CARD_ASPECT), np.full_like(a_len, h)),
+                 (np.full_like(a_len, h), np.full_like(a_len, h * CARD_ASPECT))]
+    quads = []
+    for a, b in dims:
+        # Sized for a card, and both segments lie along the sides they span.
+        good = ((np.maximum(a, b) >= lo * 0.9) & (np.maximum(a, b) <= hi * 1.1)
+                & (a >= 0.8 * a_len) & (b >= 0.8 * b_len))
+        ua, vb = u[good] * a[good, None], v[good] * b[good, None]
+        xg = x[good]
+        quads.append(np.stack([xg, xg + ua, xg + ua + vb, xg + vb], axis=1))
+    return np.concatenate(quads).astype(np.float32)
+
+
+def _dedupe(quads: np.ndarray) -> np.ndarray:
+    """One of each group of nearly equal quads."""
+    if len(quads) == 0:
+        return quads
+    c = quads.mean(axis=1)
+    side = np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)
+    other = np.linalg.norm(quads[:, 2] - quads[:, 1], axis=1)
+    long = np.maximum(side, other)
+    e = np.where((side >= other)[:, None], quads[:, 1] - quads[:, 0], quads[:, 2] - quads[:, 1])
+    ang = np.degrees(np.arctan2(e[:, 1], e[:, 0])) % 180
+    grid = long * 0.06
+    key = np.stack([c[:, 0] / grid, c[:, 1] / grid, np.log(long) / 0.06,
+                    ang / 6], axis=1).astype(np.int64)
+    _, first = np.unique(key, axis=0, return_index=True)
+    return quads[np.sort(first)]
+
+
+def _coarse_support(quads: np.ndarray, dist: np.ndarray, band: float) -> np.ndarray:
+    """Per quad and side: fraction of the side within ``band`` px of an edge pixel
+    (``dist`` is the distance to the nearest edge), for many quads at once."""
+    t = np.linspace(0.12, 0.88, 12, dtype=np.float32)
+    a = quads
+    b = np.roll(quads, -1, axis=1)
+    pts = a[:, :, None, :] + (b - a)[:, :, None, :] * t[None, None, :, None]
+    h, w = dist.shape
+    xi = np.clip(np.rint(pts[..., 0]).astype(np.int32), 0, w - 1)
+    yi = np.clip(np.rint(pts[..., 1]).astype(np.int32), 0, h - 1)
+    inside = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
+    near = (dist[yi, xi] <= band) & inside
+    return near.mean(axis=2)
+
+
+# ---------------------------------------------------------------- snap and score
+
+
+def _pack(grad: _Grad) -> np.ndarray:
+    """gx, gy, mag interleaved per pixel, with a zero border pixel ring, so one gather
+    fetches all three and points outside the image read as "no edge"."""
+    packed = np.dstack([grad.gx, grad.gy, grad.mag]).astype(np.float32)
+    return cv2.copyMakeBorder(packed, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+
+
+def _gather(packed: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """(…, 3) gradient at points (nearest pixel; zero outside)."""
+    h, w = packed.shape[:2]
+    xi = np.clip(np.rint(pts[..., 0]).astype(np.int32) + 1, 0, w - 1)
+    yi = np.clip(np.rint(pts[..., 1]).astype(np.int32) + 1, 0, h - 1)
+    return packed[yi, xi]
+
+
+def _side_frames(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per quad and side: start, end, unit direction and outward unit normal."""
+    a = quads
+    b = np.roll(quads, -1, axis=1)
+    d = b - a
+    length = np.maximum(np.linalg.norm(d, axis=2, keepdims=True), 1e-3)
+    d = d / length
+    normal = np.stack([-d[..., 1], d[..., 0]], axis=-1)
+    centre = quads.mean(axis=1, keepdims=True)
+    flip = ((normal * ((a + b) / 2 - centre)).sum(axis=2, keepdims=True) < 0)
+    normal = np.where(flip, -normal, normal)
+    return a, b, d, normal
+
+
+def _hits_many(packed: np.ndarray, a: np.ndarray, b: np.ndarray, normal: np.ndarray,
+               offsets: np.ndarray, samples: int, thr: float) -> tuple[np.ndarray, np.ndarray]:
+    """Edge hits across every side (N, 4) shifted by every offset (K) at ``samples``
+    points along it: hits (N, 4, K, M) and the points (N, 4, K, M, 2). ``packed`` is a
+    gradient image from ``_pack`` or, for a few quads, the BGR image itself (probed).
+
+    A hit is a gradient of at least ``thr`` straight across the side that is most of
+    the gradient there: an edge running along the side, not one crossing it."""
+    t = np.linspace(0.1, 0.9, samples, dtype=np.float32)
+    base = a[:, :, None, :] + (b - a)[:, :, None, :] * t[None, None, :, None]  # N,4,M,2
+    pts = base[:, :, None, :, :] + (offsets[None, None, :, None, None]
+                                    * normal[:, :, None, None, :])
+    if packed.dtype == np.uint8:  # a BGR image: probe the few points needed
+        d = b - a
+        d = d / np.maximum(np.linalg.norm(d, axis=-1, keepdims=True), 1e-6)
+        g = _probe(packed, pts, normal[:, :, None, None, :], d[:, :, None, None, :])
+    else:
+        g = _gather(packed, pts)
+    across = np.abs(g[..., 0] * normal[:, :, None, None, 0] + g[..., 1] * normal[:, :, None, None, 1])
+    hits = (across >= thr) & (across >= 0.6 * g[..., 2])
+    return hits, pts
+
+
+def _fit_lines(pts: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Least-squares lines through weighted points (…, M, 2): centre, unit direction and
+    the weight used."""
+    wsum = np.maximum(weight.sum(axis=-1), 1e-6)
+    c = (pts * weight[..., None]).sum(axis=-2) / wsum[..., None]
+    r = pts - c[..., None, :]
+    sxx = (weight * r[..., 0] ** 2).sum(axis=-1)
+    syy = (weight * r[..., 1] ** 2).sum(axis=-1)
+    sxy = (weight * r[..., 0] * r[..., 1]).sum(axis=-1)
+    theta = 0.5 * np.arctan2(2 * sxy, sxx - syy)
+    return c, np.stack([np.cos(theta), np.sin(theta)], axis=-1), weight.sum(axis=-1)
+
+
+def _snap_many(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: float,
+               samples: int = 16, outer: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Every quad's sides moved onto the card outline near them, all quads at once, as
+    quads and a validity mask.
+
+    Per side the support of each shift within ``band`` px (per quad) is the share of
+    the side lying on an edge; the *outermost* shift whose support reaches 75% of the
+    best (or ``outer``, if lower) wins: the card's outer outline rather than its inner
+    frame or art. A line is fitted through the hits there, so the side may tilt a
+    little, and neighbouring lines are intersected into corners."""
+    n = len(quads)
+    if n == 0:
+        return quads, np.zeros(0, bool)
+    a, b, d, normal = _side_frames(quads)
+    reach = int(np.ceil(band.max()))
+    offsets = np.arange(-reach, reach + 1, dtype=np.float32)
+    hits, pts = _hits_many(packed, a, b, normal, offsets, samples, thr)
+    # A slightly tilted line spreads over neighbouring offsets: take the hit within ±1.
+    spread = hits.copy()
+    spread[:, :, 1:] |= hits[:, :, :-1]
+    spread[:, :, :-1] |= hits[:, :, 1:]
+    support = spread.mean(axis=3)  # N,4,K
+    support *= np.abs(offsets)[None, None, :] <= band[:, None, None] + 0.01
+    best = support.max(axis=2)
+    # The outermost strong line: the card's outer outline, not its inner frame or art.
+    strong = support >= np.minimum(0.75 * best, outer)[..., None]
+    k = len(offsets) - 1 - np.argmax(strong[:, :, ::-1], axis=2)  # N,4
+    # Per column the hit nearest row k (within ±2): the outline's points.
+    win = np.arange(-2, 3)
+    rows = np.clip(k[..., None] + win, 0, len(offsets) - 1)  # N,4,5
+    wh = np.take_along_axis(hits, rows[..., None], axis=2)  # N,4,5,M
+    dist = np.where(wh, np.abs(win)[None, None, :, None], 99)
+    pick = dist.argmin(axis=2)  # N,4,M
+    has = dist.min(axis=2) < 99
+    row = np.take_along_axis(rows, pick, axis=2)  # N,4,M
+    chosen = np.take_along_axis(pts, row[:, :, None, :, None], axis=2)[:, :, 0]  # N,4,M,2
+    w = has.astype(np.float32)
+    c, dirs, _ = _fit_lines(chosen, w)
+    # One robust pass: drop points more than 1.5 px off the first line and refit.
+    resid = np.abs(((chosen - c[:, :, None, :]) * np.stack([-dirs[..., 1], dirs[..., 0]], -1)
+                    [:, :, None, :]).sum(-1))
+    w2 = w * (resid <= 1.5)
+    c2, dirs2, wsum = _fit_lines(chosen, w2)
+    good_fit = (wsum >= 5) & (np.abs((dirs2 * d).sum(-1)) >= 0.97)  # within ~14° of the side
+    shift = np.take_along_axis(np.broadcast_to(offsets, k.shape + offsets.shape), k[..., None],
+                               axis=2)[..., 0]
+    p0 = np.where(good_fit[..., None], c2, a + normal * shift[..., None])
+    dd = np.where(good_fit[..., None], dirs2, d)
+    # Corner i is where side i-1 meets side i.
+    p1, d1 = np.roll(p0, 1, axis=1), np.roll(dd, 1, axis=1)
+    det = d1[..., 0] * (-dd[..., 1]) + dd[..., 0] * d1[..., 1]
+    r = p0 - p1
+    tt = (r[..., 0] * (-dd[..., 1]) + dd[..., 0] * r[..., 1]) / np.where(np.abs(det) < 1e-6, 1, det)
+    out = (p1 + d1 * tt[..., None]).astype(np.float32)
+    ok = (best >= 0.2).all(axis=1) & (np.abs(det) >= 1e-6).all(axis=1) & _convex(out)
+    return out, ok
+
+
+def _convex(quads: np.ndarray) -> np.ndarray:
+    """Which quads are convex (all turns the same way)."""
+    e = np.roll(quads, -1, axis=1) - quads
+    f = np.roll(e, -1, axis=1)
+    cross = e[..., 0] * f[..., 1] - e[..., 1] * f[..., 0]
+    return (cross > 0).all(axis=1) | (cross < 0).all(axis=1)
+
+
+def _support_many(quads: np.ndarray, packed: np.ndarray, thr: float, samples: int = 40
+                  ) -> np.ndarray:
+    """Per quad and side: the fraction of it (corners left out) lying on an edge across
+    it, within ±1 px."""
+    a, b, _d, normal = _side_frames(quads)
+    hits, _ = _hits_many(packed, a, b, normal, np.float32([-1, 0, 1]), samples, thr)
+    return hits.any(axis=2).mean(axis=2)
+
+
+def _shape_many(quads: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """Per quad 0 for a shape no card could be, else a score near 1 for a card's
+    proportions. A camera 20° off vertical squeezes one axis by ~6% and makes opposite
+    sides differ, so both are allowed some slack."""
+    s = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)  # N,4
+    pa, pb = (s[:, 0] + s[:, 2]) / 2, (s[:, 1] + s[:, 3]) / 2
+    short, long = np.minimum(pa, pb), np.maximum(pa, pb)
+    ratio = short / np.maximum(long, 1e-6)
+    eq = ((np.minimum(s[:, 0], s[:, 2]) >= 0.75 * np.maximum(s[:, 0], s[:, 2]))
+          & (np.minimum(s[:, 1], s[:, 3]) >= 0.75 * np.maximum(s[:, 1], s[:, 3])))
+    ok = (long >= lo) & (long <= hi) & (short > 0) & (ratio >= 0.58) & (ratio <= 0.86) & eq
+    return np.where(ok, 1 - np.abs(ratio - CARD_ASPECT), 0.0)
+
+
+# ------------------------------------------------------------ corner refinement
+
+
+#: Channel weights of the probed gradient (as in ``_gradient``: colour counts more, so
+#: a silver border on a grey mat still shows where its hue differs).
+_GAIN = np.float32([1.0, 1.6, 1.6])
+
+
+def _probe(image: np.ndarray, pts: np.ndarray, normal: np.ndarray, along: np.ndarray
+           ) -> np.ndarray:
+    """The gradient at sub-pixel points ``pts`` (…, 2) of ``image``, packed as
+    ``_gather`` answers, measured straight across (``normal``) and along the side by
+    bilinear probes one pixel either way. For a handful of quads this beats computing a
+    gradient image of their crops by ~10×."""
+    shape = pts.shape[:-1]
+    p = pts.reshape(-1, 2)
+    n = np.broadcast_to(normal, pts.shape).reshape(-1, 2)
+    d = np.broadcast_to(along, pts.shape).reshape(-1, 2)
+    probes = np.concatenate([p + n, p - n, p + d, p - d]).astype(np.float32)
+    # Two probes across the side's direction average the along-side noise (as the
+    # Sobel kernel's smoothing does).
+    half = 0.5 * np.concatenate([d, d, n, n]).astype(np.float32)
+    probes = np.concatenate([probes + half, probes - half])
+    vals = cv2.remap(image, probes[:, 0].reshape(-1, 1), probes[:, 1].reshape(-1, 1),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(vals, cv2.COLOR_BGR2LAB).reshape(2, 4, -1, 3).astype(np.float32)
+    lab = lab.mean(axis=0) * _GAIN
+    # A difference over two pixels: the scale of ``_gradient``'s Sobel / 4.
+    across = lab[0] - lab[1]
+    along_g = lab[2] - lab[3]
+    mag = np.abs(across) + np.abs(along_g)
+    ch = mag.argmax(axis=1)
+    idx = np.arange(len(ch))
+    a_, b_, m_ = across[idx, ch], along_g[idx, ch], mag[idx, ch]
+    gx = a_ * n[:, 0] + b_ * d[:, 0]
+    gy = a_ * n[:, 1] + b_ * d[:, 1]
+    return np.stack([gx, gy, m_], axis=-1).reshape(shape + (3,))
+
+
+def _refine(fine: np.ndarray, quad: np.ndarray, reach: float, cfg: FinderConfig
+            ) -> np.ndarray:
+    """The quad's corners snapped on the finer image ``fine`` (``quad`` in its pixels),
+    probing only the pixels near its sides: first outward onto a faint outer outline
+    if there is one (``FinderConfig.border_search``), then onto the exact edge."""
+    quad = quad.astype(np.float32)
+    thr = cfg.edge_grad
+    if cfg.border_search > 0:
+        short = _sides(quad)[0]
+        wide, ok = _snap_many(quad[None], fine, np.float32([max(reach, cfg.border_search * short)]),
+                              thr * cfg.border_grad, samples=32, outer=cfg.border_support)
+        if ok[0] and area(wide[0]) >= area(quad):
+            quad = wide[0]
+    snapped, ok = _snap_many(quad[None], fine, np.float32([reach]), thr, samples=32)
+    if not ok[0]:
+        return quad
+    snapped = snapped[0]
+    if np.abs(snapped - quad).max() > 2 * reach:
+        return quad
+    return snapped
+
+
+def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np.ndarray]:
+    """Every card in a BGR frame as a quad in frame pixels, corners clockwise with a
+    short side first (upright or upside down: the reader decides which)."""
+    cfg = config or FinderConfig()
+    fh, fw = frame.shape[:2]
+    # Corners are refined on a half-size copy of a big frame (a 2:1 area resize is
+    # nearly free and a pixel there is still under 1% of the smallest card's height);
+    # candidates are searched on a smaller copy still.
+    fine_scale = 0.5 if max(fh, fw) >= 1600 and fh % 2 == 0 and fw % 2 == 0 else 1.0
+    fine = cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) \
+        if fine_scale < 1 else frame
+    scale = min(1.0, cfg.work_long / max(fh, fw))
+    small = cv2.resize(fine, None, fx=scale / fine_scale, fy=scale / fine_scale,
+                       interpolation=cv2.INTER_AREA) if scale < fine_scale else fine
+    lo, hi = cfg.min_height * scale, cfg.max_height * scale
+    edges = _edges(small, cfg)
+    packed = _pack(_gradient(small))
+    quads, big = _candidates(small, edges, lo, hi)
+    scored: list[tuple[float, np.ndarray]] = []
+
+    def consider(rough: np.ndarray) -> None:
+        if len(rough) == 0:
+            return
+        rough = rough.astype(np.float32)
+        s = np.linalg.norm(np.roll(rough, -1, axis=1) - rough, axis=2)
+        short = np.minimum(s[:, 0] + s[:, 2], s[:, 1] + s[:, 3]) / 2
+        q, ok = _snap_many(rough, packed, np.maximum(3.0, 0.09 * short), cfg.edge_grad)
+        q, ok = q[ok], ok[ok]
+        q, ok = _snap_many(q, packed, np.full(len(q), 2.0, np.float32), cfg.edge_grad)
+        q = q[ok]
+        if len(q) == 0:
+            return
+        # A side lying along the frame's edge is the frame, not a card's outline.
+        shape = _shape_many(q, lo, hi) * ~_on_frame_edge(q, small.shape[1], small.shape[0])
+        sup = _support_many(q, packed, cfg.edge_grad)
+        good = (shape > 0) & (sup.mean(axis=1) >= cfg.min_support) \
+            & (sup.min(axis=1) >= cfg.min_side_support)
+        for k in np.nonzero(good)[0]:
+            scored.append((float(sup[k].mean() * shape[k]), q[k]))
+
+    consider(np.array(quads, np.float32).reshape(-1, 4, 2))
+    first = [_sides(q)[1] for _s, q in scored]
+    corners = _dedupe(_corner_quads(small, lo, hi, [float(np.median(first))] if first else []))
+    if len(corners):
+        # Cheap screen first: most corner hypotheses have no outline along their sides.
+        dist = cv2.distanceTransform(255 - edges, cv2.DIST_L2, 3)
+        sup = _coarse_support(corners, dist, max(3.0, lo * CARD_ASPECT * 0.07))
+        rank = sup.mean(axis=1)
+        good = np.nonzero((rank >= 0.55) & (sup.min(axis=1) >= 0.2))[0]
+        good = good[np.argsort(-rank[good])][:cfg.max_corner_snaps]
+        cand = corners[good]
+        if scored and len(cand):
+            # A hypothesis on a card already found costs a snap and finds nothing new.
+            known = np.stack([q for _s, q in scored])
+            kc, kl = known.mean(axis=1), _long_sides(known)
+            cc, cl = cand.mean(axis=1), _long_sides(cand)
+            near = np.linalg.norm(cc[:, None] - kc[None], axis=2) < 0.12 * kl[None]
+            alike = np.abs(cl[:, None] / kl[None] - 1) < 0.12
+            cand = cand[~(near & alike).any(axis=1)]
+        consider(_suppress(cand, NMS_DIST))
+    # Cards on one table are about the same size: cut blobs of touching cards into cards
+    # of the size already found (or, with none found yet, of every plausible size).
+    sizes = [_sides(q)[1] for _s, q in scored]
+    card_long = [float(np.median(sizes))] if sizes else list(np.linspace(lo, hi, 6)[1:-1])
+    cuts = [rough for rect in big for cl in card_long for rough in _split(rect, cl)]
+    consider(np.array(cuts, np.float32).reshape(-1, 4, 2))
+    kept = _select(scored)
+    out = []
+    for q in kept:
+        q = q * (fine_scale / scale)
+        if cfg.full_res_refine and scale < fine_scale:
+            q = _refine(fine, q, max(2.0, 1.5 * fine_scale / scale), cfg)
+        out.append(portrait(q / fine_scale))
+    return out
+
+
+#: Corner hypotheses closer than this (fraction of their size) count as one.
+NMS_DIST = 0.05
+SELECT_GROW = 0.85
+
+
+def _suppress(quads: np.ndarray, dist: float) -> np.ndarray:
+    """Best first, quads nearly equal to an earlier one dropped (same centre, size and
+    angle within ``dist`` of the size): many corner pairs of one card propose the same
+    quad, and one snap of it is enough."""
+    if len(quads) < 2 or dist <= 0:
+        return quads
+    c = quads.mean(axis=1)
+    e1 = quads[:, 1] - quads[:, 0]
+    e2 = quads[:, 2] - quads[:, 1]
+    l1, l2 = np.linalg.norm(e1, axis=1), np.linalg.norm(e2, axis=1)
+    long = np.maximum(l1, l2)
+    e = np.where((l1 >= l2)[:, None], e1, e2)
+    ang = np.arctan2(e[:, 1], e[:, 0])
+    dang = np.abs(np.angle(np.exp(2j * (ang[:, None] - ang[None])))) / 2
+    same = ((np.linalg.norm(c[:, None] - c[None], axis=2) < dist * long[:, None])
+            & (np.abs(long[:, None] / long[None] - 1) < dist) & (dang < dist))
+    keep = np.ones(len(quads), bool)
+    for i in range(len(quads)):
+        if keep[i]:
+            same[i, : i + 1] = False
+            keep[same[i]] = False
+    return quads[keep]
+
+
+def _on_frame_edge(quads: np.ndarray, w: int, h: int, tol: float = 2.0) -> np.ndarray:
+    """Which quads have a side (both its corners) within ``tol`` px of one frame edge."""
+    b = np.roll(quads, -1, axis=1)
+    near = np.zeros(quads.shape[:2], bool)
+    for axis, size in ((0, w), (1, h)):
+        for edge in (0.0, size - 1.0):
+            near |= (np.abs(quads[..., axis] - edge) < tol) & (np.abs(b[..., axis] - edge) < tol)
+    return near.any(axis=1)
+
+
+def _long_sides(quads: np.ndarray) -> np.ndarray:
+    s = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
+    return np.maximum(s[:, 0] + s[:, 2], s[:, 1] + s[:, 3]) / 2
+
+
+def _select(scored: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
+    """Best quads first; one that overlaps an accepted card is dropped, unless it is a
+    bigger, about as well supported outline around it (then the inner one goes)."""
+    scored.sort(key=lambda item: -item[0])
+    kept: list[tuple[float, np.ndarray]] = []
+    for score, quad in scored:
+        clash = [k for k, (_s, other) in enumerate(kept) if overlap(quad, other) >= 0.3]
+        if not clash:
+            kept.append((score, quad))
+            continue
+        a = area(quad)
+        if all(a > 1.15 * area(kept[k][1]) and overlap(quad, kept[k][1]) > 0.85
+               and score > SELECT_GROW * kept[k][0] for k in clash):
+            kept = [item for k, item in enumerate(kept) if k not in clash]
+            kept.append((score, quad))
+    return [q for _s, q in kept]
