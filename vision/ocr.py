@@ -76,11 +76,14 @@ class Tesseract:
             self._api = None
 
     def read_line(self, image: np.ndarray) -> LineRead:
-        """Text of a single-line image (dark text on white)."""
+        """Text of a single-line grey image (dark text on white; BGR is made grey)."""
         if self._api is not None:
-            from PIL import Image
-
-            self._api.SetImage(Image.fromarray(image))
+            if image.ndim == 3:
+                image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+            image = np.ascontiguousarray(image, dtype=np.uint8)
+            height, width = image.shape[:2]
+            # Raw bytes: handing over a PIL image costs a BMP encoding per call.
+            self._api.SetImageBytes(image.tobytes(), width, height, 1, width)
             text = self._api.GetUTF8Text()
             conf = self._api.MeanTextConf() / 100.0
             return LineRead(text.strip(), max(0.0, conf))

@@ -68,6 +68,7 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
           f"{len(evalset.scans(split))} scans), real playmat frames")
     rng = random.Random(1)
     full = NameMatcher(all_cards)
+    rec = Recognizer(full)
     rows = []
     times: list[float] = []
     ocr_times: list[float] = []
@@ -81,7 +82,8 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
             extra = rng.sample(pool, 24)
             deck = [(c.name, c.card_id) for c in chosen + extra]
             for mode, matcher in (("deck", NameMatcher(all_cards, deck)), ("none", full)):
-                rec = Recognizer(matcher)
+                # One recognizer throughout: its Tesseract engines load once, as in use.
+                rec.matcher = matcher
                 t = time.perf_counter()
                 readings = rec.recognize(scene.image)
                 if mode == "deck":
