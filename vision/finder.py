@@ -1,18 +1,34 @@
 """Find every card on the mat as a quadrilateral.
 
-Two stages, both at reduced resolution (longest side ~960 px; a card is a big object):
+Two stages at reduced resolution (longest side 640 px; even the smallest card is ~47 px
+tall there), then a refinement on finer pixels:
 
 1. *Rough candidates* from several cues, each cheap and each failing differently:
    outlines (edges closed into regions: the band just inside a card's outline is a
    region), solid blobs (a card's dense art and text filled into one blob, thin mat print
-   opened away) and texture density (cards are busy, a mat mostly is not). A blob too
-   long for one card is cut into cards of the size the table's other cards have.
-2. *Snapping and scoring*: every candidate's four sides are moved to the strongest
-   straight edge near them whose gradient runs across the side (the card's outer
-   outline, not its inner frame), refitted as lines and intersected; the quad is then
-   scored by how much of each side has such an edge and by its proportions. The best
-   quads win; a quad lying inside an accepted one (the art box, the inner frame) is
-   dropped. Corners are finally snapped once more on full-resolution pixels.
+   opened away), texture density (cards are busy, a mat mostly is not) and corners (two
+   straight segments meeting at a right angle). A blob too long for one card is cut
+   into cards of the size the table's other cards have.
+2. *Snapping and scoring*, for all candidates at once (numpy arrays of quads × sides ×
+   shifts × samples, no Python loop per candidate): every side is moved to the outermost
+   strong straight edge near it whose gradient runs across the side (the card's outer
+   outline, not its inner frame), refitted as a line and intersected with its
+   neighbours; the quad is then scored by how much of each side has such an edge and by
+   its proportions. The best quads win; a quad lying inside an accepted one (the art
+   box, the inner frame) is dropped.
+3. *Refinement*: the winners' sides are pushed out onto a faint outer outline if one
+   lies just outside (a silver border on a grey mat), then snapped once more on a
+   half-size (1080p) or full-size copy, probing only pixels next to the sides.
+
+The edge a side needs is deliberately low (``FinderConfig.edge_grad``): a pale card on a
+pale mat has a faint outline, and with a strict threshold only its art box qualified,
+or a card half hidden by a hand lost to its two halves (each card-shaped). What keeps
+mat print out instead is asking more of the outline (``min_support``): a quad made of
+tangents to printed rings and a printed line has edges along ~2/3 of it, a card along
+nearly all of it.
+
+Cost on one core is ~40-45 ms for a 1080p frame with ten cards (``bench.vision.finder``);
+the line-segment detector (~8 ms) and snapping are the biggest parts.
 """
 
 from __future__ import annotations
@@ -22,7 +38,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.geometry import CARD_ASPECT, area, iou, overlap, portrait
+from vision.geometry import CARD_ASPECT, overlap, portrait
 
 
 @dataclass(frozen=True)
@@ -32,64 +48,92 @@ class FinderConfig:
     min_height: float = 140.0
     max_height: float = 560.0
     #: Search at this many pixels along the frame's longest side.
-    work_long: int = 960
+    work_long: int = 640
     canny_low: int = 20
     canny_high: int = 60
-    #: Gradient (Sobel on a 0..255 channel) a card outline must have across a side.
-    edge_grad: float = 36.0
-    #: Mean fraction of the outline with such an edge for a quad to be a card.
-    min_support: float = 0.62
+    #: Gradient (Sobel / 4 on a 0..255 channel) a card outline must have across a side.
+    #: 28 missed the faint outline of pale cards on a pale mat (the art box won); 20
+    #: finds them and, with ``min_support`` 0.7, more real cards than 28 with 0.62 did
+    #: (tune split: recall 88-100% instead of 87-93% per height band) with fewer false
+    #: finds.
+    edge_grad: float = 20.0
+    #: Mean fraction of the outline with such an edge for a quad to be a card. (0.62
+    #: at ``edge_grad`` 28; with the lower bar mat print offers more edges, and a quad of
+    #: tangents to printed rings and a printed line reached 0.66.)
+    min_support: float = 0.7
     #: Fraction every single side must reach (a hand may hide part of one side).
     min_side_support: float = 0.3
     #: At most this many corner hypotheses are snapped (best screened first). A cap of
-    #: 40 halves the time on a busy mat but loses ~10 points of recall on the real
-    #: composites (tune split), so by default there is none.
+    #: 60 saves ~15% of the time but loses ~10 points of recall on the real composites
+    #: (tune split), so by default there is none.
     max_corner_snaps: int = 1000
-    #: Refine corners on full-resolution pixels.
+    #: Samples per side in the first, wide snap of every candidate.
+    snap_samples: int = 16
+    #: Refine corners on finer pixels (half size for a 1080p frame, else full size).
     full_res_refine: bool = True
+    #: Gradient an edge needs in that refinement. The finer pixels show an outline
+    #: sharper than the search image does, and a higher bar there keeps a corner on the
+    #: card's outline rather than on a faint shadow or sleeve edge next to it.
+    refine_grad: float = 28.0
+    #: Look this far (fraction of the card's width) outside a found outline for a faint
+    #: outer one: a silver border on a grey mat has a weak outer edge and a strong inner
+    #: one (border to art), and the first snap takes the strong one.
+    border_search: float = 0.06
+    #: ... accepting an edge of this fraction of ``refine_grad`` there, along at least
+    #: ``border_support`` of the side.
+    border_grad: float = 0.35
+    border_support: float = 0.55
+    #: Samples per side in that search (32 costs ~3 ms more and found the same corners,
+    #: tune split).
+    border_samples: int = 16
+    #: The line-segment detector's own downscale of the search image (its default). At
+    #: 0.7 it is ~2 ms faster but found 4 fewer of 221 cards (tune split).
+    lsd_scale: float = 0.8
 
 
 # ---------------------------------------------------------------------------- cues
 
 
-def _edges(small: np.ndarray, cfg: FinderConfig) -> np.ndarray:
-    """Outline evidence: Canny on brightness and on colour, so a silver border on a grey
-    mat (little brightness step) still shows where its hue differs."""
-    blur = cv2.GaussianBlur(small, (3, 3), 0)
-    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
-    edges = cv2.Canny(lab[:, :, 0], cfg.canny_low, cfg.canny_high)
+def _edges(channels: tuple[np.ndarray, ...], cfg: FinderConfig) -> np.ndarray:
+    """Outline evidence: Canny on brightness and on colour (the L, a, b ``channels`` of
+    ``_lab``), so a silver border on a grey mat (little brightness step) still shows
+    where its hue differs."""
+    edges = cv2.Canny(channels[0], cfg.canny_low, cfg.canny_high)
     for ch in (1, 2):
-        edges |= cv2.Canny(lab[:, :, ch], cfg.canny_low // 2 + 4, cfg.canny_high // 2 + 8)
+        edges |= cv2.Canny(channels[ch], cfg.canny_low // 2 + 4, cfg.canny_high // 2 + 8)
     return edges
 
 
-@dataclass
-class _Grad:
-    """Per-pixel gradient of the channel (L, a, b) that changes most there."""
-
-    gx: np.ndarray
-    gy: np.ndarray
-    mag: np.ndarray
+def _lab(image: np.ndarray) -> np.ndarray:
+    """The image lightly blurred, in Lab: what both the edges and the gradient read."""
+    return cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB)
 
 
-def _gradient(image: np.ndarray) -> _Grad:
-    blur = cv2.GaussianBlur(image, (3, 3), 0)
-    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
+def _gradient(channels: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Per pixel the gradient of the channel (L, a, b) that changes most there, as
+    (gx, gy, |gx| + |gy|) interleaved, with a zero border pixel ring, so one gather
+    (``_gather``) fetches all three and points outside the image read as "no edge".
+    Colour counts 1.6× (a silver border on a grey mat differs more in hue than in
+    brightness); Sobel / 4 is a difference over two pixels."""
     best_gx = best_gy = best_mag = None
     for ch, gain in ((0, 1.0), (1, 1.6), (2, 1.6)):
-        c = lab[:, :, ch]
-        gx = cv2.Sobel(c, cv2.CV_32F, 1, 0, ksize=3) * (gain / 4)
-        gy = cv2.Sobel(c, cv2.CV_32F, 0, 1, ksize=3) * (gain / 4)
-        mag = np.abs(gx) + np.abs(gy)
+        gx = cv2.Sobel(channels[ch], cv2.CV_32F, 1, 0, ksize=3, scale=gain / 4)
+        gy = cv2.Sobel(channels[ch], cv2.CV_32F, 0, 1, ksize=3, scale=gain / 4)
+        mag = cv2.add(np.abs(gx), np.abs(gy))
         if best_mag is None:
             best_gx, best_gy, best_mag = gx, gy, mag
-        else:
-            take = mag > best_mag
-            best_gx = np.where(take, gx, best_gx)
-            best_gy = np.where(take, gy, best_gy)
-            best_mag = np.maximum(mag, best_mag)
+            continue
+        # Blend with a 0/1 mask: plain arithmetic is ~20× faster than a masked copy,
+        # which branches per pixel on a mask too irregular for the CPU to predict.
+        take = (mag > best_mag).astype(np.float32)
+        best_gx += take * (gx - best_gx)
+        best_gy += take * (gy - best_gy)
+        best_mag = np.maximum(best_mag, mag)
     assert best_gx is not None and best_gy is not None and best_mag is not None
-    return _Grad(best_gx, best_gy, best_mag)
+    h, w = best_mag.shape
+    packed = np.zeros((h + 2, w + 2, 3), np.float32)
+    packed[1:-1, 1:-1] = cv2.merge([best_gx, best_gy, best_mag])
+    return packed
 
 
 def _solid_blobs(edges: np.ndarray, close_px: int, max_hole: float, open_px: int,
@@ -211,11 +255,10 @@ def _candidates(small: np.ndarray, edges: np.ndarray, lo: float, hi: float
     return quads, big
 
 
-def _segments(small: np.ndarray, min_len: float) -> tuple[np.ndarray, np.ndarray]:
+def _segments(grey: np.ndarray, min_len: float, scale: float = 0.8) -> tuple[np.ndarray, np.ndarray]:
     """Straight segments (start points, end points) at least ``min_len`` long. (Found on
     a half-size copy the detector is 3× faster but misses a quarter of the cards.)"""
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    found = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE).detect(grey)[0]
+    found = cv2.createLineSegmentDetector(cv2.LSD_REFINE_NONE, scale).detect(grey)[0]
     if found is None:
         return np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32)
     seg = found.reshape(-1, 4).astype(np.float32)
@@ -224,12 +267,12 @@ def _segments(small: np.ndarray, min_len: float) -> tuple[np.ndarray, np.ndarray
     return p[keep], q[keep]
 
 
-def _corner_quads(small: np.ndarray, lo: float, hi: float, sizes: list[float]
+def _corner_quads(grey: np.ndarray, lo: float, hi: float, sizes: list[float], lsd_scale: float = 0.8
                   ) -> np.ndarray:
     """Rough quads from corners: two straight segments meeting at about a right angle
     at their ends are two sides of a card. The card's size comes from the segments'
     lengths (a side seen whole) and from ``sizes`` (card heights already found)."""
-    p, q = _segments(small, lo * CARD_ASPECT * 0.3)
+    p, q = _segments(grey, lo * CARD_ASPECT * 0.3, lsd_scale)
     if len(p) < 2 or len(p) > 1500:
         return np.zeros((0, 4, 2), np.float32)
     length = np.linalg.norm(q - p, axis=1)
@@ -307,177 +350,231 @@ def _coarse_support(quads: np.ndarray, dist: np.ndarray, band: float) -> np.ndar
 # ---------------------------------------------------------------- snap and score
 
 
-def _lookup(grad: _Grad, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Gradient at points (nearest pixel; zero outside the image)."""
-    h, w = grad.mag.shape
-    xi = np.rint(pts[..., 0]).astype(np.int32)
-    yi = np.rint(pts[..., 1]).astype(np.int32)
-    inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-    xi = np.clip(xi, 0, w - 1)
-    yi = np.clip(yi, 0, h - 1)
-    return (np.where(inside, grad.gx[yi, xi], 0), np.where(inside, grad.gy[yi, xi], 0),
-            np.where(inside, grad.mag[yi, xi], 0))
+def _gather(packed: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """(…, 3) gradient from ``_gradient`` at points (``x``, ``y``): nearest pixel, zero
+    outside the image."""
+    h, w = packed.shape[:2]
+    # x + 1.5 truncated: the nearest pixel, shifted by the border ring (negative values
+    # truncate towards zero and are clipped onto the zero border anyway). One flat take
+    # is ~4× faster than indexing with two arrays.
+    xi = np.clip((x + 1.5).astype(np.int32), 0, w - 1)
+    yi = np.clip((y + 1.5).astype(np.int32), 0, h - 1)
+    return packed.reshape(-1, 3).take(yi * w + xi, axis=0)
 
 
-def _side_hits(grad: _Grad, a: np.ndarray, b: np.ndarray, normal: np.ndarray,
-               offsets: np.ndarray, thr: float) -> tuple[np.ndarray, np.ndarray]:
-    """Edge hits along a side shifted by each offset (rows) at samples along it
-    (columns), and the sample points."""
-    length = float(np.linalg.norm(b - a))
-    m = int(np.clip(length / 3, 10, 60))
-    t = np.linspace(0.1, 0.9, m, dtype=np.float32)
-    base = a[None, :] + (b - a)[None, :] * t[:, None]
-    pts = base[None, :, :] + offsets[:, None, None] * normal[None, None, :]
-    gx, gy, mag = _lookup(grad, pts)
-    across = np.abs(gx * normal[0] + gy * normal[1])
-    hits = (across >= thr) & (across >= 0.6 * mag)
-    return hits, pts
-
-
-def _fit_side(grad: _Grad, a: np.ndarray, b: np.ndarray, centre: np.ndarray, band: float,
-              thr: float) -> tuple[np.ndarray, np.ndarray, float] | None:
-    """The card outline near side a→b as a line (point, direction) and its support."""
+def _side_frames(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per quad and side: start, end, unit direction and outward unit normal."""
+    a = quads
+    b = np.roll(quads, -1, axis=1)
     d = b - a
-    length = float(np.linalg.norm(d))
-    if length < 4:
-        return None
+    length = np.maximum(np.linalg.norm(d, axis=2, keepdims=True), 1e-3)
     d = d / length
-    normal = np.float32([-d[1], d[0]])
-    if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
-        normal = -normal  # outward
-    offsets = np.arange(-band, band + 0.5, 1.0, dtype=np.float32)
-    hits, pts = _side_hits(grad, a, b, normal, offsets, thr)
+    normal = np.stack([-d[..., 1], d[..., 0]], axis=-1)
+    centre = quads.mean(axis=1, keepdims=True)
+    flip = ((normal * ((a + b) / 2 - centre)).sum(axis=2, keepdims=True) < 0)
+    normal = np.where(flip, -normal, normal)
+    return a, b, d, normal
+
+
+def _hits_many(packed: np.ndarray, a: np.ndarray, b: np.ndarray, normal: np.ndarray,
+               offsets: np.ndarray, samples: int, thr: float) -> tuple[np.ndarray, np.ndarray]:
+    """Edge hits across every side (N, 4) shifted by every offset (K) at ``samples``
+    points along it: hits (N, 4, K, M) and the unshifted points (N, 4, M, 2) (a hit's
+    point is its unshifted point plus offset × normal). ``packed`` is a gradient image
+    from ``_gradient`` or, for a few quads, the BGR image itself (probed).
+
+    A hit is a gradient of at least ``thr`` straight across the side that is most of
+    the gradient there: an edge running along the side, not one crossing it."""
+    t = np.linspace(0.1, 0.9, samples, dtype=np.float32)
+    base = a[:, :, None, :] + (b - a)[:, :, None, :] * t[None, None, :, None]  # N,4,M,2
+    nx, ny = normal[:, :, None, None, 0], normal[:, :, None, None, 1]
+    if packed.dtype == np.uint8:  # a BGR image: probe the few points needed
+        pts = base[:, :, None, :, :] + (offsets[None, None, :, None, None]
+                                        * normal[:, :, None, None, :])
+        d = b - a
+        d = d / np.maximum(np.linalg.norm(d, axis=-1, keepdims=True), 1e-6)
+        g = _probe(packed, pts, normal[:, :, None, None, :], d[:, :, None, None, :])
+    else:
+        # x and y apart: a trailing axis of 2 makes every broadcast operation ~5× slower.
+        off = offsets[None, None, :, None]
+        g = _gather(packed, base[:, :, None, :, 0] + off * nx,
+                    base[:, :, None, :, 1] + off * ny)
+    across = np.abs(g[..., 0] * nx + g[..., 1] * ny)
+    hits = (across >= thr) & (across >= 0.6 * g[..., 2])
+    return hits, base
+
+
+def _fit_lines(pts: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Least-squares lines through weighted points (…, M, 2): centre, unit direction and
+    the weight used."""
+    wsum = np.maximum(weight.sum(axis=-1), 1e-6)
+    c = (pts * weight[..., None]).sum(axis=-2) / wsum[..., None]
+    r = pts - c[..., None, :]
+    sxx = (weight * r[..., 0] ** 2).sum(axis=-1)
+    syy = (weight * r[..., 1] ** 2).sum(axis=-1)
+    sxy = (weight * r[..., 0] * r[..., 1]).sum(axis=-1)
+    theta = 0.5 * np.arctan2(2 * sxy, sxx - syy)
+    return c, np.stack([np.cos(theta), np.sin(theta)], axis=-1), weight.sum(axis=-1)
+
+
+def _snap_many(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: float,
+               samples: int = 16, outer: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Every quad's sides moved onto the card outline near them, all quads at once, as
+    quads and a validity mask.
+
+    Per side the support of each shift within ``band`` px (per quad) is the share of
+    the side lying on an edge; the *outermost* shift whose support reaches 75% of the
+    best (or ``outer``, if lower) wins: the card's outer outline rather than its inner
+    frame or art. A line is fitted through the hits there, so the side may tilt a
+    little, and neighbouring lines are intersected into corners."""
+    n = len(quads)
+    if n == 0:
+        return quads, np.zeros(0, bool)
+    a, b, d, normal = _side_frames(quads)
+    reach = int(np.ceil(band.max()))
+    offsets = np.arange(-reach, reach + 1, dtype=np.float32)
+    hits, base = _hits_many(packed, a, b, normal, offsets, samples, thr)
     # A slightly tilted line spreads over neighbouring offsets: take the hit within ±1.
     spread = hits.copy()
-    spread[1:] |= hits[:-1]
-    spread[:-1] |= hits[1:]
-    support = spread.mean(axis=1)
-    best = float(support.max())
-    if best < 0.2:
-        return None
+    spread[:, :, 1:] |= hits[:, :, :-1]
+    spread[:, :, :-1] |= hits[:, :, 1:]
+    support = spread.mean(axis=3)  # N,4,K
+    support *= np.abs(offsets)[None, None, :] <= band[:, None, None] + 0.01
+    best = support.max(axis=2)
     # The outermost strong line: the card's outer outline, not its inner frame or art.
-    strong = np.nonzero(support >= 0.75 * best)[0]
-    k = int(strong.max())
-    k0 = max(0, k - 2)
-    window = hits[k0:k + 3]
-    rows = np.arange(k0, k0 + len(window))[:, None]
-    dist = np.where(window, np.abs(rows - k), 99)
-    pick = dist.argmin(axis=0)
-    has = dist.min(axis=0) < 99
-    cols = pts[k0 + pick[has], np.nonzero(has)[0]]
-    if len(cols) >= 5:
-        line = cv2.fitLine(cols.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4)
-        direction = line[:2]
-        if abs(float(np.dot(direction, d))) < 0.97:  # more than ~14° off: keep the shift
-            p0, direction = a + normal * offsets[k], d
-        else:
-            p0 = line[2:]
-    else:
-        p0, direction = a + normal * offsets[k], d
-    return np.float32(p0), np.float32(direction), float(support[k])
+    strong = support >= np.minimum(0.75 * best, outer)[..., None]
+    k = len(offsets) - 1 - np.argmax(strong[:, :, ::-1], axis=2)  # N,4
+    # Per column the hit nearest row k (within ±2): the outline's points.
+    win = np.arange(-2, 3)
+    rows = np.clip(k[..., None] + win, 0, len(offsets) - 1)  # N,4,5
+    wh = np.take_along_axis(hits, rows[..., None], axis=2)  # N,4,5,M
+    dist = np.where(wh, np.abs(win)[None, None, :, None], 99)
+    pick = dist.argmin(axis=2)  # N,4,M
+    has = dist.min(axis=2) < 99
+    row = np.take_along_axis(rows, pick, axis=2)  # N,4,M
+    chosen = base + offsets[row][..., None] * normal[:, :, None, :]  # N,4,M,2
+    w = has.astype(np.float32)
+    c, dirs, _ = _fit_lines(chosen, w)
+    # One robust pass: drop points more than 1.5 px off the first line and refit.
+    resid = np.abs(((chosen - c[:, :, None, :]) * np.stack([-dirs[..., 1], dirs[..., 0]], -1)
+                    [:, :, None, :]).sum(-1))
+    w2 = w * (resid <= 1.5)
+    c2, dirs2, wsum = _fit_lines(chosen, w2)
+    good_fit = (wsum >= 5) & (np.abs((dirs2 * d).sum(-1)) >= 0.97)  # within ~14° of the side
+    shift = np.take_along_axis(np.broadcast_to(offsets, k.shape + offsets.shape), k[..., None],
+                               axis=2)[..., 0]
+    p0 = np.where(good_fit[..., None], c2, a + normal * shift[..., None])
+    dd = np.where(good_fit[..., None], dirs2, d)
+    # Corner i is where side i-1 meets side i.
+    p1, d1 = np.roll(p0, 1, axis=1), np.roll(dd, 1, axis=1)
+    det = d1[..., 0] * (-dd[..., 1]) + dd[..., 0] * d1[..., 1]
+    r = p0 - p1
+    tt = (r[..., 0] * (-dd[..., 1]) + dd[..., 0] * r[..., 1]) / np.where(np.abs(det) < 1e-6, 1, det)
+    out = (p1 + d1 * tt[..., None]).astype(np.float32)
+    ok = (best >= 0.2).all(axis=1) & (np.abs(det) >= 1e-6).all(axis=1) & _convex(out)
+    return out, ok
 
 
-def _intersect(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray
-               ) -> np.ndarray | None:
-    m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], dtype=np.float64)
-    if abs(np.linalg.det(m)) < 1e-6:
-        return None
-    t = np.linalg.solve(m, (p2 - p1).astype(np.float64))
-    return np.float32(p1 + d1 * t[0])
+def _convex(quads: np.ndarray) -> np.ndarray:
+    """Which quads are convex (all turns the same way)."""
+    e = np.roll(quads, -1, axis=1) - quads
+    f = np.roll(e, -1, axis=1)
+    cross = e[..., 0] * f[..., 1] - e[..., 1] * f[..., 0]
+    return (cross > 0).all(axis=1) | (cross < 0).all(axis=1)
 
 
-def _snap(quad: np.ndarray, grad: _Grad, band: float, thr: float) -> np.ndarray | None:
-    """The quad with every side moved onto the card outline near it."""
-    q = np.asarray(quad, dtype=np.float32)
-    centre = q.mean(axis=0)
-    lines = []
-    for i in range(4):
-        fit = _fit_side(grad, q[i], q[(i + 1) % 4], centre, band, thr)
-        if fit is None:
-            return None
-        lines.append(fit)
-    out = []
-    for i in range(4):
-        p1, d1, _ = lines[(i - 1) % 4]
-        p2, d2, _ = lines[i]
-        c = _intersect(p1, d1, p2, d2)
-        if c is None:
-            return None
-        out.append(c)
-    res = np.float32(out)
-    if not cv2.isContourConvex(res.reshape(-1, 1, 2)):
-        return None
-    return res
+def _support_many(quads: np.ndarray, packed: np.ndarray, thr: float, samples: int = 40
+                  ) -> np.ndarray:
+    """Per quad and side: the fraction of it (corners left out) lying on an edge across
+    it, within ±1 px."""
+    a, b, _d, normal = _side_frames(quads)
+    hits, _ = _hits_many(packed, a, b, normal, np.float32([-1, 0, 1]), samples, thr)
+    return hits.any(axis=2).mean(axis=2)
 
 
-def _support(quad: np.ndarray, grad: _Grad, thr: float) -> np.ndarray:
-    """Per side: the fraction of it (corners left out) lying on an edge across it."""
-    q = np.asarray(quad, dtype=np.float32)
-    centre = q.mean(axis=0)
-    out = np.zeros(4, np.float32)
-    offsets = np.float32([-1, 0, 1])
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        d = b - a
-        n = np.linalg.norm(d)
-        if n < 4:
-            return out
-        normal = np.float32([-d[1], d[0]]) / n
-        if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
-            normal = -normal
-        hits, _ = _side_hits(grad, a, b, normal, offsets, thr)
-        out[i] = hits.any(axis=0).mean()
-    return out
+def _shape_many(quads: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """Per quad 0 for a shape no card could be, else a score near 1 for a card's
+    proportions. A camera 20° off vertical squeezes one axis by ~6% and makes opposite
+    sides differ, so both are allowed some slack."""
+    s = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)  # N,4
+    pa, pb = (s[:, 0] + s[:, 2]) / 2, (s[:, 1] + s[:, 3]) / 2
+    short, long = np.minimum(pa, pb), np.maximum(pa, pb)
+    ratio = short / np.maximum(long, 1e-6)
+    eq = ((np.minimum(s[:, 0], s[:, 2]) >= 0.75 * np.maximum(s[:, 0], s[:, 2]))
+          & (np.minimum(s[:, 1], s[:, 3]) >= 0.75 * np.maximum(s[:, 1], s[:, 3])))
+    ok = (long >= lo) & (long <= hi) & (short > 0) & (ratio >= 0.58) & (ratio <= 0.86) & eq
+    return np.where(ok, 1 - np.abs(ratio - CARD_ASPECT), 0.0)
 
 
-def _shape_ok(quad: np.ndarray, lo: float, hi: float) -> float:
-    """0 for a quad no card could be, else a score near 1 for a card's proportions."""
-    short, long = _sides(quad)
-    if long < lo or long > hi or short <= 0:
-        return 0.0
-    ratio = short / long
-    # A camera 20° off vertical squeezes one axis by ~6%; allow more for corners.
-    if not 0.58 <= ratio <= 0.86:
-        return 0.0
-    q = portrait(quad)
-    s = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    # Opposite sides of a card seen from ≤ 20° off vertical are nearly equal.
-    if min(s[0], s[2]) < 0.75 * max(s[0], s[2]) or min(s[1], s[3]) < 0.75 * max(s[1], s[3]):
-        return 0.0
-    return float(1 - abs(ratio - CARD_ASPECT))
+# ------------------------------------------------------------ corner refinement
 
 
-def _accept(quad: np.ndarray | None, grad: _Grad, lo: float, hi: float, cfg: FinderConfig
-            ) -> tuple[float, np.ndarray] | None:
-    if quad is None:
-        return None
-    shape = _shape_ok(quad, lo, hi)
-    if shape <= 0:
-        return None
-    sup = _support(quad, grad, cfg.edge_grad)
-    if sup.mean() < cfg.min_support or sup.min() < cfg.min_side_support:
-        return None
-    return float(sup.mean() * shape), quad
+#: Channel weights of the probed gradient (as in ``_gradient``: colour counts more, so
+#: a silver border on a grey mat still shows where its hue differs).
+_GAIN = np.float32([1.0, 1.6, 1.6])
 
 
-def _refine_full(frame: np.ndarray, quad: np.ndarray, thr: float) -> np.ndarray:
-    """The quad's corners snapped on full-resolution pixels of a crop around it."""
-    x, y, w, h = cv2.boundingRect(quad.astype(np.float32))
-    pad = 8
-    x0, y0 = max(0, x - pad), max(0, y - pad)
-    x1, y1 = min(frame.shape[1], x + w + pad), min(frame.shape[0], y + h + pad)
-    if x1 - x0 < 8 or y1 - y0 < 8:
-        return quad
-    crop = frame[y0:y1, x0:x1]
-    grad = _gradient(crop)
-    local = quad - np.float32([x0, y0])
-    snapped = _snap(local, grad, 3.0, thr)
-    if snapped is None:
-        return quad
-    snapped = snapped + np.float32([x0, y0])
-    if np.abs(snapped - quad).max() > 6:
-        return quad
-    return snapped
+def _probe(image: np.ndarray, pts: np.ndarray, normal: np.ndarray, along: np.ndarray
+           ) -> np.ndarray:
+    """The gradient at sub-pixel points ``pts`` (…, 2) of ``image``, packed as
+    ``_gather`` answers, measured straight across (``normal``) and along the side by
+    bilinear probes one pixel either way. For a handful of quads this beats computing a
+    gradient image of their crops by ~10×."""
+    shape = pts.shape[:-1]
+    p = pts.reshape(-1, 2)
+    n = np.broadcast_to(normal, pts.shape).reshape(-1, 2)
+    d = np.broadcast_to(along, pts.shape).reshape(-1, 2)
+    probes = np.concatenate([p + n, p - n, p + d, p - d]).astype(np.float32)
+    # Two probes across the side's direction average the along-side noise (as the
+    # Sobel kernel's smoothing does).
+    half = 0.5 * np.concatenate([d, d, n, n]).astype(np.float32)
+    probes = np.concatenate([probes + half, probes - half])
+    # remap wants maps under 32767 rows: lay the probes out as rows of 256.
+    count = len(probes)
+    pad = -count % 256
+    mx = np.pad(probes[:, 0], (0, pad)).reshape(-1, 256)
+    my = np.pad(probes[:, 1], (0, pad)).reshape(-1, 256)
+    vals = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(vals, cv2.COLOR_BGR2LAB).reshape(-1, 3)[:count]
+    lab = lab.reshape(2, 4, -1, 3).astype(np.float32)
+    lab = lab.mean(axis=0) * _GAIN
+    # A difference over two pixels: the scale of ``_gradient``'s Sobel / 4.
+    across = lab[0] - lab[1]
+    along_g = lab[2] - lab[3]
+    mag = np.abs(across) + np.abs(along_g)
+    ch = mag.argmax(axis=1)
+    idx = np.arange(len(ch))
+    a_, b_, m_ = across[idx, ch], along_g[idx, ch], mag[idx, ch]
+    gx = a_ * n[:, 0] + b_ * d[:, 0]
+    gy = a_ * n[:, 1] + b_ * d[:, 1]
+    return np.stack([gx, gy, m_], axis=-1).reshape(shape + (3,))
+
+
+def _areas(quads: np.ndarray) -> np.ndarray:
+    """Areas of many quads (shoelace formula)."""
+    x, y = quads[..., 0], quads[..., 1]
+    return 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
+
+
+def _refine(fine: np.ndarray, quads: np.ndarray, reach: float, cfg: FinderConfig
+            ) -> np.ndarray:
+    """The quads' corners snapped on the finer image ``fine`` (quads in its pixels),
+    probing only the pixels near their sides, all quads at once: first outward onto a
+    faint outer outline if there is one (``FinderConfig.border_search``), then onto the
+    exact edge. A quad whose snap fails or jumps further than ``2 * reach`` stays."""
+    quads = quads.astype(np.float32)
+    thr = cfg.refine_grad
+    if cfg.border_search > 0:
+        s = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
+        short = np.minimum(s[:, 0] + s[:, 2], s[:, 1] + s[:, 3]) / 2
+        band = np.maximum(reach, cfg.border_search * short).astype(np.float32)
+        wide, ok = _snap_many(quads, fine, band, thr * cfg.border_grad, samples=cfg.border_samples,
+                              outer=cfg.border_support)
+        grow = ok & (_areas(wide) >= _areas(quads))
+        quads = np.where(grow[:, None, None], wide, quads)
+    snapped, ok = _snap_many(quads, fine, np.full(len(quads), reach, np.float32), thr, samples=32)
+    ok &= np.abs(snapped - quads).max(axis=(1, 2)) <= 2 * reach
+    return np.where(ok[:, None, None], snapped, quads)
 
 
 def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np.ndarray]:
@@ -485,72 +582,144 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
     short side first (upright or upside down: the reader decides which)."""
     cfg = config or FinderConfig()
     fh, fw = frame.shape[:2]
+    # Corners are refined on a half-size copy of a big frame (a 2:1 area resize is
+    # nearly free and a pixel there is still under 1% of the smallest card's height);
+    # candidates are searched on a smaller copy still.
+    fine_scale = 0.5 if max(fh, fw) >= 1600 and fh % 2 == 0 and fw % 2 == 0 else 1.0
+    fine = cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) \
+        if fine_scale < 1 else frame
     scale = min(1.0, cfg.work_long / max(fh, fw))
-    small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
-        if scale < 1 else frame
+    small = cv2.resize(fine, None, fx=scale / fine_scale, fy=scale / fine_scale,
+                       interpolation=cv2.INTER_AREA) if scale < fine_scale else fine
     lo, hi = cfg.min_height * scale, cfg.max_height * scale
-    edges = _edges(small, cfg)
-    grad = _gradient(small)
+    channels = cv2.split(_lab(small))
+    edges = _edges(channels, cfg)
+    packed = _gradient(channels)
     quads, big = _candidates(small, edges, lo, hi)
     scored: list[tuple[float, np.ndarray]] = []
 
     def consider(rough: np.ndarray) -> None:
-        short, _long = _sides(rough)
-        band = max(3.0, 0.09 * short)
-        q = _snap(rough, grad, band, cfg.edge_grad)
-        if q is not None:
-            q = _snap(q, grad, 2.0, cfg.edge_grad) if q is not None else None
-        got = _accept(q, grad, lo, hi, cfg)
-        if got is not None:
-            scored.append(got)
+        if len(rough) == 0:
+            return
+        rough = rough.astype(np.float32)
+        s = np.linalg.norm(np.roll(rough, -1, axis=1) - rough, axis=2)
+        short = np.minimum(s[:, 0] + s[:, 2], s[:, 1] + s[:, 3]) / 2
+        q, ok = _snap_many(rough, packed, np.maximum(3.0, 0.09 * short), cfg.edge_grad,
+                           samples=cfg.snap_samples)
+        q = q[ok]
+        q, ok = _snap_many(q, packed, np.full(len(q), 2.0, np.float32), cfg.edge_grad)
+        q = q[ok]
+        if len(q) == 0:
+            return
+        # A side lying along the frame's edge is the frame, not a card's outline.
+        shape = _shape_many(q, lo, hi) * ~_on_frame_edge(q, small.shape[1], small.shape[0])
+        sup = _support_many(q, packed, cfg.edge_grad)
+        good = (shape > 0) & (sup.mean(axis=1) >= cfg.min_support) \
+            & (sup.min(axis=1) >= cfg.min_side_support)
+        for k in np.nonzero(good)[0]:
+            scored.append((float(sup[k].mean() * shape[k]), q[k]))
 
-    for rough in quads:
-        consider(rough)
+    consider(np.array(quads, np.float32).reshape(-1, 4, 2))
     first = [_sides(q)[1] for _s, q in scored]
-    corners = _dedupe(_corner_quads(small, lo, hi, [float(np.median(first))] if first else []))
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    corners = _dedupe(_corner_quads(grey, lo, hi, [float(np.median(first))] if first else [],
+                                    cfg.lsd_scale))
     if len(corners):
         # Cheap screen first: most corner hypotheses have no outline along their sides.
         dist = cv2.distanceTransform(255 - edges, cv2.DIST_L2, 3)
         sup = _coarse_support(corners, dist, max(3.0, lo * CARD_ASPECT * 0.07))
         rank = sup.mean(axis=1)
         good = np.nonzero((rank >= 0.55) & (sup.min(axis=1) >= 0.2))[0]
-        for k in good[np.argsort(-rank[good])][:cfg.max_corner_snaps]:
-            rough = corners[k]
+        good = good[np.argsort(-rank[good])][:cfg.max_corner_snaps]
+        cand = corners[good]
+        if scored and len(cand):
             # A hypothesis on a card already found costs a snap and finds nothing new.
-            if any(iou(rough, q) > 0.75 for _s, q in scored):
-                continue
-            consider(rough)
+            known = np.stack([q for _s, q in scored])
+            kc, kl = known.mean(axis=1), _long_sides(known)
+            cc, cl = cand.mean(axis=1), _long_sides(cand)
+            near = np.linalg.norm(cc[:, None] - kc[None], axis=2) < 0.12 * kl[None]
+            alike = np.abs(cl[:, None] / kl[None] - 1) < 0.12
+            cand = cand[~(near & alike).any(axis=1)]
+        consider(_suppress(cand, NMS_DIST))
     # Cards on one table are about the same size: cut blobs of touching cards into cards
     # of the size already found (or, with none found yet, of every plausible size).
     sizes = [_sides(q)[1] for _s, q in scored]
     card_long = [float(np.median(sizes))] if sizes else list(np.linspace(lo, hi, 6)[1:-1])
-    for rect in big:
-        for cl in card_long:
-            for rough in _split(rect, cl):
-                consider(rough)
+    cuts = [rough for rect in big for cl in card_long for rough in _split(rect, cl)]
+    consider(np.array(cuts, np.float32).reshape(-1, 4, 2))
     kept = _select(scored)
-    out = []
-    for q in kept:
-        full = q / scale
-        if cfg.full_res_refine and scale < 1:
-            full = _refine_full(frame, full, cfg.edge_grad)
-        out.append(portrait(full))
-    return out
+    if not kept:
+        return []
+    quads = np.stack(kept).astype(np.float32) * (fine_scale / scale)
+    if cfg.full_res_refine and scale < fine_scale:
+        quads = _refine(fine, quads, max(2.0, 1.5 * fine_scale / scale), cfg)
+    return [portrait(q / fine_scale) for q in quads]
+
+
+#: Corner hypotheses closer than this (fraction of their size) count as one.
+NMS_DIST = 0.05
+SELECT_GROW = 0.85
+
+
+def _suppress(quads: np.ndarray, dist: float) -> np.ndarray:
+    """Best first, quads nearly equal to an earlier one dropped (same centre, size and
+    angle within ``dist`` of the size): many corner pairs of one card propose the same
+    quad, and one snap of it is enough."""
+    if len(quads) < 2 or dist <= 0:
+        return quads
+    c = quads.mean(axis=1)
+    e1 = quads[:, 1] - quads[:, 0]
+    e2 = quads[:, 2] - quads[:, 1]
+    l1, l2 = np.linalg.norm(e1, axis=1), np.linalg.norm(e2, axis=1)
+    long = np.maximum(l1, l2)
+    e = np.where((l1 >= l2)[:, None], e1, e2)
+    ang = np.arctan2(e[:, 1], e[:, 0])
+    dang = np.abs(np.angle(np.exp(2j * (ang[:, None] - ang[None])))) / 2
+    same = ((np.linalg.norm(c[:, None] - c[None], axis=2) < dist * long[:, None])
+            & (np.abs(long[:, None] / long[None] - 1) < dist) & (dang < dist))
+    keep = np.ones(len(quads), bool)
+    for i in range(len(quads)):
+        if keep[i]:
+            same[i, : i + 1] = False
+            keep[same[i]] = False
+    return quads[keep]
+
+
+def _on_frame_edge(quads: np.ndarray, w: int, h: int, tol: float = 2.0) -> np.ndarray:
+    """Which quads have a side (both its corners) within ``tol`` px of one frame edge."""
+    b = np.roll(quads, -1, axis=1)
+    near = np.zeros(quads.shape[:2], bool)
+    for axis, size in ((0, w), (1, h)):
+        for edge in (0.0, size - 1.0):
+            near |= (np.abs(quads[..., axis] - edge) < tol) & (np.abs(b[..., axis] - edge) < tol)
+    return near.any(axis=1)
+
+
+def _long_sides(quads: np.ndarray) -> np.ndarray:
+    s = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
+    return np.maximum(s[:, 0] + s[:, 2], s[:, 1] + s[:, 3]) / 2
 
 
 def _select(scored: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
     """Best quads first; one that overlaps an accepted card is dropped, unless it is a
     bigger, about as well supported outline around it (then the inner one goes)."""
+    if not scored:
+        return []
     scored.sort(key=lambda item: -item[0])
-    kept: list[tuple[float, np.ndarray]] = []
-    for score, quad in scored:
-        clash = [k for k, (_s, other) in enumerate(kept) if overlap(quad, other) >= 0.3]
+    quads = np.stack([q for _s, q in scored])
+    lo_, hi_ = quads.min(axis=1), quads.max(axis=1)
+    areas = _areas(quads)
+    kept: list[int] = []
+    for i, (score, quad) in enumerate(scored):
+        # Only quads whose bounding boxes meet can overlap: a cheap test first.
+        ks = np.array(kept, int)
+        meet = ks[(lo_[ks] < hi_[i]).all(axis=1) & (hi_[ks] > lo_[i]).all(axis=1)]
+        clash = [k for k in meet if overlap(quad, quads[k]) >= 0.3]
         if not clash:
-            kept.append((score, quad))
+            kept.append(i)
             continue
-        a = area(quad)
-        if all(a > 1.15 * area(kept[k][1]) and overlap(quad, kept[k][1]) > 0.85
-               and score > 0.8 * kept[k][0] for k in clash):
-            kept = [item for k, item in enumerate(kept) if k not in clash]
-            kept.append((score, quad))
-    return [q for _s, q in kept]
+        if all(areas[i] > 1.15 * areas[k] and overlap(quad, quads[k]) > 0.85
+               and score > SELECT_GROW * scored[k][0] for k in clash):
+            kept = [k for k in kept if k not in clash]
+            kept.append(i)
+    return [quads[k] for k in kept]

@@ -1,14 +1,13 @@
 """Finder-only figures: how many cards the finder outlines, and how well.
 
-    .venv/bin/python -m bench.vision.finder [--frames N] [--split holdout|tune] [--fast]
+    .venv/bin/python -m bench.vision.finder [--frames N] [--split holdout|tune]
 
 Composites of the shared real scans on the real playmat frames (``bench.vision.evalset``),
 plus generated busy mats with our own proxy cards. For every card height band: recall
 (a found quad with IoU > 0.5 against the card), mean IoU of those matches, recall at
 IoU > 0.8, the share of found cards whose corners are all within 2% of the card's
 height of the truth (the title crop depends on them), quads that match no card (false
-finds) and the finder's CPU time per composite. ``--fast`` measures the experimental
-``vision.finder_fast`` instead. Prints figures only.
+finds) and the finder's CPU time per composite. Prints figures only.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from bench.vision import evalset  # noqa: E402
-from vision import finder, finder_fast  # noqa: E402
+from vision.finder import find_cards  # noqa: E402
 from vision.geometry import iou, portrait  # noqa: E402
 from vision.synthetic import Scene, SceneStyle, demo_scene  # noqa: E402
 
@@ -46,9 +45,6 @@ def score(scene: Scene, quads: list[np.ndarray]) -> tuple[list[float], int]:
         used_q.add(qi)
         used_c.add(ci)
     return best, len(quads) - len(used_q)
-
-
-find_cards = finder.find_cards
 
 
 def corner_error(truth: np.ndarray, quad: np.ndarray, height: float) -> float:
@@ -91,10 +87,7 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=6, help="composites per height band")
     parser.add_argument("--split", default="holdout", choices=("holdout", "tune"))
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--fast", action="store_true", help="measure vision.finder_fast")
     args = parser.parse_args()
-    global find_cards
-    find_cards = finder_fast.find_cards if args.fast else finder.find_cards
     cv2.setNumThreads(1)
     if evalset.available():
         print(f"finder on real scans ({args.split} split) composited on the real playmat")
