@@ -212,6 +212,8 @@ def test_position_round_trip() -> None:
 
     sample = Path(__file__).resolve().parent.parent.parent / "shared" / "scenarios" / \
         "sample-03-confused-heads-knockout.json"
+    if not sample.is_file():
+        pytest.skip("../shared/scenarios is not beside the project")
     data = json.loads(sample.read_text(encoding="utf-8"))
     book = CardBook(data["cards"])
     pos = position_from_json(data["state"], book)

@@ -32,6 +32,7 @@ def test_our_files_cite_rulebook_lines() -> None:
         assert data["id"] == path.stem
 
 
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/scenarios is not beside the project")
 def test_run_paths_last_line_and_exit_code(tmp_path: Path) -> None:
     out = io.StringIO()
     assert run_paths([str(SHARED)], era=None, verbose=False, out=out) == 0
