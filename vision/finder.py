@@ -182,11 +182,18 @@ def _fit_quad(contour: np.ndarray) -> np.ndarray:
     return cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
 
 
-def _sides(quad: np.ndarray) -> tuple[float, float]:
-    """(short, long) mean side lengths of a quad."""
-    q = portrait(quad)
-    s = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    return float((s[0] + s[2]) / 2), float((s[1] + s[3]) / 2)
+def _side_lengths(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(short, long) mean lengths of the opposite sides of many quads."""
+    s = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
+    one, other = (s[:, 0] + s[:, 2]) / 2, (s[:, 1] + s[:, 3]) / 2
+    return np.minimum(one, other), np.maximum(one, other)
+
+
+def _median_long(scored: list[tuple[float, np.ndarray]]) -> float | None:
+    """The median long side of the cards found so far, or None before the first."""
+    if not scored:
+        return None
+    return float(np.median(_side_lengths(np.stack([q for _s, q in scored]))[1]))
 
 
 def _split(rect: tuple, card_long: float) -> list[np.ndarray]:
@@ -602,8 +609,7 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
         if len(rough) == 0:
             return
         rough = rough.astype(np.float32)
-        s = np.linalg.norm(np.roll(rough, -1, axis=1) - rough, axis=2)
-        short = np.minimum(s[:, 0] + s[:, 2], s[:, 1] + s[:, 3]) / 2
+        short, _long = _side_lengths(rough)
         q, ok = _snap_many(rough, packed, np.maximum(3.0, 0.09 * short), cfg.edge_grad,
                            samples=cfg.snap_samples)
         q = q[ok]
@@ -620,10 +626,9 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
             scored.append((float(sup[k].mean() * shape[k]), q[k]))
 
     consider(np.array(quads, np.float32).reshape(-1, 4, 2))
-    first = [_sides(q)[1] for _s, q in scored]
+    first = _median_long(scored)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    corners = _dedupe(_corner_quads(grey, lo, hi, [float(np.median(first))] if first else [],
-                                    cfg.lsd_scale))
+    corners = _dedupe(_corner_quads(grey, lo, hi, [first] if first else [], cfg.lsd_scale))
     if len(corners):
         # Cheap screen first: most corner hypotheses have no outline along their sides.
         dist = cv2.distanceTransform(255 - edges, cv2.DIST_L2, 3)
@@ -635,16 +640,16 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
         if scored and len(cand):
             # A hypothesis on a card already found costs a snap and finds nothing new.
             known = np.stack([q for _s, q in scored])
-            kc, kl = known.mean(axis=1), _long_sides(known)
-            cc, cl = cand.mean(axis=1), _long_sides(cand)
+            kc, kl = known.mean(axis=1), _side_lengths(known)[1]
+            cc, cl = cand.mean(axis=1), _side_lengths(cand)[1]
             near = np.linalg.norm(cc[:, None] - kc[None], axis=2) < 0.12 * kl[None]
             alike = np.abs(cl[:, None] / kl[None] - 1) < 0.12
             cand = cand[~(near & alike).any(axis=1)]
         consider(_suppress(cand, NMS_DIST))
     # Cards on one table are about the same size: cut blobs of touching cards into cards
     # of the size already found (or, with none found yet, of every plausible size).
-    sizes = [_sides(q)[1] for _s, q in scored]
-    card_long = [float(np.median(sizes))] if sizes else list(np.linspace(lo, hi, 6)[1:-1])
+    found = _median_long(scored)
+    card_long = [found] if found else list(np.linspace(lo, hi, 6)[1:-1])
     cuts = [rough for rect in big for cl in card_long for rough in _split(rect, cl)]
     consider(np.array(cuts, np.float32).reshape(-1, 4, 2))
     kept = _select(scored)
@@ -693,11 +698,6 @@ def _on_frame_edge(quads: np.ndarray, w: int, h: int, tol: float = 2.0) -> np.nd
         for edge in (0.0, size - 1.0):
             near |= (np.abs(quads[..., axis] - edge) < tol) & (np.abs(b[..., axis] - edge) < tol)
     return near.any(axis=1)
-
-
-def _long_sides(quads: np.ndarray) -> np.ndarray:
-    s = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
-    return np.maximum(s[:, 0] + s[:, 2], s[:, 1] + s[:, 3]) / 2
 
 
 def _select(scored: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:

@@ -54,8 +54,9 @@ def _spans(text: str, max_words: int = 5) -> list[tuple[str, int]]:
 
 def _energy(text: str) -> str | None:
     """``basic`` for a read like "basic energy" (the type between is an icon), ``special``
-    for another line ending in "energy" (a written-out type included), else None: such a read names an Energy card or
-    nothing, never the Trainer whose name it happens to resemble ("chergy": Cheryl)."""
+    for another line ending in "energy" (a written-out type included), else None: such a
+    read names an Energy card or nothing, never the Trainer whose name it happens to
+    resemble ("chergy": Cheryl)."""
     words = text.split()
     if len(words) < 2 or fuzz.ratio(words[-1], "energy") < 60:
         return None
@@ -179,6 +180,13 @@ class NameMatcher:
                 if in_deck and conf >= ACCEPT:
                     break  # a clear deck match wins over the whole database
         return replace(best, similarity=similarity)
+
+    def add(self, best: NameMatch, text: str, hint: Iterable[str] = ()) -> NameMatch:
+        """``match([*texts, text])`` given ``best = match(texts)``, matching ``text`` only:
+        a reader adding its reads one by one pays for each once."""
+        new = self.match([text], hint)
+        top = new if new.confidence > best.confidence else best
+        return replace(top, similarity=max(best.similarity, new.similarity))
 
     def _id_for(self, name: str, in_deck: bool) -> str | None:
         if in_deck and self.deck is not None:

@@ -65,7 +65,7 @@ class _End:
                 self.done = True
                 return
             self.texts.append(read.text)
-            self.match = matcher.match(self.texts, hint)
+            self.match = matcher.add(self.match, read.text, hint)
             if self.match.confidence >= ACCEPT:
                 return
 

@@ -85,3 +85,14 @@ def test_a_basic_energy_read_is_honestly_null():
 def test_similarity_tells_a_title_from_noise():
     m = NameMatcher(CARDS)
     assert m.match(["Flittie"]).similarity > m.match(["ee | A"]).similarity
+
+
+def test_reads_added_one_by_one_name_the_card_as_all_at_once():
+    m = NameMatcher(CARDS, deck=[("Flittle", "sv1-100"), ("Skwovet", "sv1-151")])
+    reads = ["ee | A", "Flittie", "= BASIC Skwovet", "Flittle"]
+    best = m.match([])
+    for text in reads:
+        best = m.add(best, text)
+    whole = m.match(reads)
+    assert (best.name, best.card_id, best.text) == (whole.name, whole.card_id, whole.text)
+    assert best.similarity == whole.similarity and best.name is not None
