@@ -8,6 +8,15 @@ matching (~7,000 names for ~20,000 printings), so a full-database match stays fa
 The confidence is built to be *calibrated against wrong names*: it needs both a close
 match and a clear margin over the next distinct name, and names that differ only by a
 suffix the OCR cannot see (``Miraidon`` / ``Miraidon ex``) count as one ambiguous pair.
+
+Two ways of matching, by how many names are possible:
+
+- With deck lists (a few dozen names), every name is scored against the read's
+  *glyphs*: each character Tesseract read with the runners-up it weighed. A read
+  "Dondoro" whose "r" had "z" as runner-up costs Dondozo little and every other name
+  much, so the deck name wins where plain text similarity would stay unsure.
+- Without them (~7,000 names), the read's text is compared with every name by
+  rapidfuzz.
 """
 
 from __future__ import annotations
@@ -18,7 +27,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
 from rapidfuzz import fuzz, process
+
+from vision.ocr import Glyph, LineRead
 
 _SUFFIX = re.compile(r"\s+(ex|EX|GX|V|VMAX|VSTAR|V-UNION|BREAK|LV\.X|δ|Prime|LEGEND|◇|☆)$")
 #: Below this confidence the reader says ``null`` (chosen on the tune split so wrong
@@ -106,6 +118,77 @@ class _Pool:
         return sorted(best.items(), key=lambda item: -item[1])
 
 
+#: Costs of lining a name up with a read's glyphs (Tesseract's cost scale, ~1 for a sure
+#: character): a name's letter the glyph did not consider at all, a name's letter with
+#: no glyph, a glyph inside the name that is none of its letters, and a glyph left out
+#: before or after the name. Marks (a swoosh read as "|") and digits cost little to
+#: leave out, letters more: a name must account for the letters of the word it is in.
+#: Chosen on the tune split (bench/vision/names.py).
+UNSEEN, MISSING, EXTRA_LETTER, EXTRA_MARK, LEFT_LETTER, LEFT_MARK = 60.0, 45.0, 35.0, 4.0, 8.0, 2.0
+#: Per-letter costs at which a deck match is as unsure as it can be while still named
+#: (:data:`ACCEPT`): the best name's cost, and its lead over the next name.
+SURE_COST, SURE_LEAD = 12.0, 3.0
+#: A name the table makes likely (an evolution of a Pokémon in play) costs this much less.
+HINT_COST = 1.5
+_ALPHABET = {ch: i for i, ch in enumerate("abcdefghijklmnopqrstuvwxyz0123456789")}
+_ENERGY = re.compile(r"^basic (\w+) energy$")
+
+
+def spellings(name: str) -> set[str]:
+    """What a title may show of ``name``, letters only: the whole name, its base without
+    a suffix logo or subtitle, and for a Basic Energy "basic energy" and "<type> energy"
+    (newer cards draw the type as an icon between the words)."""
+    out = {normalise(name).replace(" ", ""), base_name(name).replace(" ", "")}
+    if energy := _ENERGY.match(base_name(name)):
+        out |= {"basicenergy", energy.group(1) + "energy"}
+    return {key for key in out if key}
+
+
+class _Spellings:
+    """Every spelling of a small pool's names as padded letter codes, scored against a
+    read's glyphs all at once."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        keys = [(i, key) for i, name in enumerate(names) for key in sorted(spellings(name))]
+        self.count = len(names)
+        self.owner = np.array([i for i, _ in keys], dtype=np.intp)
+        self.lengths = np.array([len(key) for _, key in keys], dtype=np.intp)
+        width = int(self.lengths.max()) if keys else 1
+        pad = len(_ALPHABET)  # a slot no glyph offers: costs UNSEEN, never used by a key
+        self.codes = np.full((len(keys), width), pad, dtype=np.intp)
+        for row, (_, key) in enumerate(keys):
+            self.codes[row, :len(key)] = [_ALPHABET.get(ch, pad) for ch in key]
+
+    def costs(self, glyphs: Sequence[Glyph]) -> np.ndarray:
+        """Per name, the cheapest per-letter cost of lining one of its spellings up with a
+        run of the glyphs (an edit distance whose substitutions cost what Tesseract
+        thought of that letter there)."""
+        rows = np.arange(len(self.codes))
+        inserted = np.arange(self.codes.shape[1] + 1) * MISSING
+        prev = np.broadcast_to(inserted, (len(rows), len(inserted))).copy()
+        best = prev[rows, self.lengths]
+        lead = 0.0
+        table = np.empty(len(_ALPHABET) + 1)
+        for glyph in glyphs:
+            table.fill(UNSEEN)
+            for ch, cost in glyph.choices.items():
+                if ch in _ALPHABET:
+                    table[_ALPHABET[ch]] = cost
+            left = LEFT_LETTER if glyph.letter else LEFT_MARK
+            extra = EXTRA_LETTER if glyph.letter else EXTRA_MARK
+            lead += left
+            step = np.empty_like(prev)
+            step[:, 0] = lead
+            step[:, 1:] = np.minimum(prev[:, :-1] + table[self.codes], prev[:, 1:] + extra)
+            # Letters of the name missing from the read: a running minimum along the name.
+            prev = np.minimum.accumulate(step - inserted, axis=1) + inserted
+            best = np.minimum(best + left, prev[rows, self.lengths])
+        per_letter = best / self.lengths
+        out = np.full(self.count, np.inf)
+        np.minimum.at(out, self.owner, per_letter)
+        return out
+
+
 class NameMatcher:
     """Turns title reads into a card name, an id and a confidence."""
 
@@ -113,6 +196,7 @@ class NameMatcher:
                  deck: Sequence[tuple[str, str | None]] = ()) -> None:
         self.all = _Pool(cards)
         self.deck = _Pool(deck) if deck else None
+        self._spellings = _Spellings(self.deck.names) if self.deck else None
 
     def _judge(self, pool: _Pool, text: str, hint: set[str]) -> tuple[float, int | None, float]:
         scores: dict[int, float] = {}
@@ -138,53 +222,63 @@ class NameMatcher:
         # when the deck lists make it likely (Muk), not against the whole database.
         span = spans[i1]
         length = min(1.0, (len(span) - 1) / 4.0)
-        if pool is self.all and len(span) < 4:
+        if len(span) < 4:
             length *= 0.8
         return closeness * margin ** 0.5 * length, i1, max(scores.values())
 
-    def match(self, texts: Sequence[str], hint: Iterable[str] = ()) -> NameMatch:
-        """The best name for any of ``texts`` (several OCR'd lines or frames)."""
-        hint_set = set(hint)
-        best = NameMatch(None, None, 0.0)
-        similarity = 0.0
-        for raw in texts:
-            text = normalise(raw)
-            if len(text) < 2:
-                continue
-            energy = _energy(text)
-            if energy and re.search(r"\s[^\w\s]+\s+\S+\s*$", raw):
-                energy = "basic"  # "Basic <icon> Energy" with "Basic" misread
-            if energy == "basic":
-                continue  # a Basic Energy's type is an icon: the text cannot say which
-            for pool, in_deck in ((self.deck, True), (self.all, False)):
-                if pool is None:
-                    continue
-                conf, i, sim = self._judge(pool, text, hint_set)
-                similarity = max(similarity, sim)
-                if i is None or (energy and "energy" not in pool.keys[i]):
-                    continue
-                if in_deck:
-                    conf = min(1.0, conf * 1.15)
-                elif self.deck is not None:
-                    # With deck lists given, a card outside them is far likelier a misread
-                    # (Klawf read "Kiawe"): never named, only reported as unsure.
-                    conf *= 0.45
-                else:
-                    # The whole database matches noise more often (tune split: every wrong
-                    # name below 0.76): the power puts 0.76 at the ACCEPT line.
-                    conf **= 2.5
-                if conf > best.confidence:
-                    name = pool.names[i]
-                    cid = self._id_for(name, in_deck)
-                    best = NameMatch(name, cid, round(conf, 3), raw)
-                if in_deck and conf >= ACCEPT:
-                    break  # a clear deck match wins over the whole database
-        return replace(best, similarity=similarity)
+    def _match_all(self, read: LineRead, hint: set[str]) -> NameMatch:
+        """The read's text against every name of the database."""
+        text = normalise(read.text)
+        if len(text) < 2:
+            return NameMatch(None, None, 0.0)
+        energy = _energy(text)
+        if energy and re.search(r"\s[^\w\s]+\s+\S+\s*$", read.text):
+            energy = "basic"  # "Basic <icon> Energy" with "Basic" misread
+        if energy == "basic":
+            return NameMatch(None, None, 0.0)  # the type is an icon: the text cannot say which
+        conf, i, similarity = self._judge(self.all, text, hint)
+        if i is None or (energy and "energy" not in self.all.keys[i]):
+            return NameMatch(None, None, 0.0, similarity=similarity)
+        # The whole database matches noise more often (tune split: every wrong name
+        # below 0.76): the power puts 0.76 at the ACCEPT line.
+        name = self.all.names[i]
+        return NameMatch(name, self._id_for(name, False), round(conf ** 2.5, 3), read.text, similarity)
 
-    def add(self, best: NameMatch, text: str, hint: Iterable[str] = ()) -> NameMatch:
-        """``match([*texts, text])`` given ``best = match(texts)``, matching ``text`` only:
+    def _match_deck(self, read: LineRead, hint: set[str]) -> NameMatch:
+        """The read's glyphs against every name of the deck lists. A card outside them is
+        never named: with deck lists given it is far likelier a misread (Klawf read
+        "Kiawe") than an undeclared card, and at worst it is reported as unsure."""
+        assert self.deck is not None and self._spellings is not None
+        glyphs = read.glyphs or Glyph.of_text(read.text)
+        if not glyphs:
+            return NameMatch(None, None, 0.0)
+        costs = self._spellings.costs(glyphs)
+        if hint:
+            costs -= np.array([HINT_COST if name in hint else 0.0 for name in self.deck.names])
+        order = np.argsort(costs)
+        first = float(costs[order[0]])
+        second = float(costs[order[1]]) if len(order) > 1 else np.inf
+        closeness = min(1.0, max(0.0, 1.0 - first / (2 * SURE_COST)))
+        lead = min(1.0, max(0.0, (second - first) / (2 * SURE_LEAD)))
+        name = self.deck.names[int(order[0])]
+        return NameMatch(name, self._id_for(name, True), round(min(closeness, lead), 3), read.text,
+                         100.0 * closeness)
+
+    def match(self, reads: Sequence[str | LineRead], hint: Iterable[str] = ()) -> NameMatch:
+        """The best name for any of ``reads`` (several OCR'd lines or frames; a plain
+        string is a read without runners-up)."""
+        best = NameMatch(None, None, 0.0)
+        for read in reads:
+            best = self.add(best, read, hint)
+        return best
+
+    def add(self, best: NameMatch, read: str | LineRead, hint: Iterable[str] = ()) -> NameMatch:
+        """``match([*reads, read])`` given ``best = match(reads)``, matching ``read`` only:
         a reader adding its reads one by one pays for each once."""
-        new = self.match([text], hint)
+        if isinstance(read, str):
+            read = LineRead(read, 1.0)
+        hint_set = set(hint)
+        new = self._match_deck(read, hint_set) if self.deck else self._match_all(read, hint_set)
         top = new if new.confidence > best.confidence else best
         return replace(top, similarity=max(best.similarity, new.similarity))
 

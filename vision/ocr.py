@@ -52,9 +52,26 @@ _TESSDATA = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.
 
 
 @dataclass(frozen=True)
+class Glyph:
+    """One character of a read with the runners-up Tesseract weighed for it: lower-cased
+    letter or digit → cost (about 1 for a clear first choice, 20-60 for the others; a
+    letter it did not consider at all is costlier still). A title misread as "Dondoro"
+    usually still lists "z" behind the "r", which is what lets a deck list's name win."""
+
+    choices: dict[str, float]
+    letter: bool  # its first choice is a letter (not a mark such as "|", nor a digit)
+
+    @staticmethod
+    def of_text(text: str) -> tuple[Glyph, ...]:
+        """Glyphs of a plain text read (no runners-up known), e.g. from pytesseract."""
+        return tuple(Glyph({ch.lower(): 1.0}, ch.isalpha()) for ch in text if not ch.isspace())
+
+
+@dataclass(frozen=True)
 class LineRead:
     text: str
     confidence: float  # Tesseract's mean word confidence, 0..1
+    glyphs: tuple[Glyph, ...] = ()
 
 
 class Tesseract:
@@ -71,6 +88,10 @@ class Tesseract:
             kwargs = {"path": path + "/"} if path else {}
             self._api = tesserocr.PyTessBaseAPI(lang="eng", psm=tesserocr.PSM.SINGLE_LINE,
                                                 oem=tesserocr.OEM.LSTM_ONLY, **kwargs)
+            # Keep each character's runners-up (about 0.5 ms per line): see Glyph.
+            self._api.SetVariable("lstm_choice_mode", "2")
+            self._word = tesserocr.RIL.WORD
+            self._iterate = tesserocr.iterate_level
             self.backend = "tesserocr"
         except Exception:  # noqa: BLE001 - any load failure means: use the fallback
             self._api = None
@@ -86,7 +107,7 @@ class Tesseract:
             self._api.SetImageBytes(image.tobytes(), width, height, 1, width)
             text = self._api.GetUTF8Text()
             conf = self._api.MeanTextConf() / 100.0
-            return LineRead(text.strip(), max(0.0, conf))
+            return LineRead(text.strip(), max(0.0, conf), self._glyphs())
         import pytesseract
 
         data = pytesseract.image_to_data(image, lang="eng", config="--psm 7 --oem 1",
@@ -94,7 +115,24 @@ class Tesseract:
         words = [w for w in data["text"] if w.strip()]
         confs = [float(c) for c, w in zip(data["conf"], data["text"], strict=False)
                  if w.strip() and float(c) >= 0]
-        return LineRead(" ".join(words), (sum(confs) / len(confs) / 100.0) if confs else 0.0)
+        text = " ".join(words)
+        return LineRead(text, (sum(confs) / len(confs) / 100.0) if confs else 0.0, Glyph.of_text(text))
+
+    def _glyphs(self) -> tuple[Glyph, ...]:
+        """The last recognised line's characters with their runners-up."""
+        glyphs = []
+        for word in self._iterate(self._api.GetIterator(), self._word):
+            if word.Empty(self._word):
+                continue
+            for alternatives in word.GetBestLSTMSymbolChoices() or ():
+                choices: dict[str, float] = {}
+                for symbol, cost in alternatives:
+                    key = symbol.lower()
+                    if key.isalnum() and cost < choices.get(key, float("inf")):
+                        choices[key] = cost
+                letter = bool(alternatives) and alternatives[0][0].isalpha()
+                glyphs.append(Glyph(choices, letter))
+        return tuple(glyphs)
 
 
 def title_band(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -228,20 +266,21 @@ def clean(text: str) -> str:
 
 
 def title_reads(engine: Tesseract, band: np.ndarray) -> Iterator[LineRead]:
-    """OCR of :func:`title_images` one by one (cleaned; empty reads skipped)."""
+    """OCR of :func:`title_images` one by one, text cleaned. Every OCR call yields a read,
+    an empty one too, so a caller can budget calls."""
     for image in title_images(band):
         read = engine.read_line(image)
-        text = clean(read.text)
-        if len(text) >= 2:
-            yield LineRead(text, read.confidence)
+        yield LineRead(clean(read.text), read.confidence, read.glyphs)
 
 
 def read_title(engine: Tesseract, frame: np.ndarray, quad: np.ndarray,
                max_lines: int = 3) -> list[LineRead]:
-    """OCR of the ``max_lines`` likeliest title lines of the card at ``quad``."""
+    """OCR of the ``max_lines`` likeliest title lines of the card at ``quad`` that hold
+    some text."""
     reads = []
     for read in title_reads(engine, title_band(frame, quad)):
-        reads.append(read)
+        if len(read.text) >= 2:
+            reads.append(read)
         if len(reads) >= max_lines:
             break
     return reads

@@ -19,10 +19,10 @@ from vision.geometry import rotation_of, turn_180
 from vision.names import ACCEPT, NameMatch, NameMatcher
 from vision.ocr import Tesseract, title_band, title_reads
 
-#: Reads of each end taken before deciding which end is the top (the two windows' rows).
-FIRST_READS = 2
-#: Most reads of the likelier end in all (its fixed crops and light-text rows follow).
-MAX_READS = 5
+#: OCR calls on each end before deciding which end to read further (its likeliest line).
+FIRST_READS = 1
+#: Most OCR calls on one end in all (its other window, fixed crops and light text follow).
+MAX_READS = 7
 #: Cards are read on this many threads (one Tesseract each; it releases the GIL).
 THREADS = 2
 
@@ -55,17 +55,21 @@ class _End:
         self.quad = quad
         self.reads = title_reads(engine, title_band(frame, quad))
         self.texts: list[str] = []
+        self.calls = 0
         self.match = NameMatch(None, None, 0.0)
         self.done = False
 
     def read(self, matcher: NameMatcher, hint: tuple[str, ...], count: int) -> None:
+        """Up to ``count`` more OCR calls, stopping once the card is named."""
         for _ in range(count):
-            read = next(self.reads, None)
+            read = next(self.reads, None) if self.calls < MAX_READS else None
             if read is None:
                 self.done = True
                 return
-            self.texts.append(read.text)
-            self.match = matcher.add(self.match, read.text, hint)
+            self.calls += 1
+            if len(read.text) >= 2:
+                self.texts.append(read.text)
+            self.match = matcher.add(self.match, read, hint)
             if self.match.confidence >= ACCEPT:
                 return
 
@@ -100,10 +104,10 @@ class Recognizer:
         for end in ends:
             end.read(self.matcher, hint, FIRST_READS)
         best = max(ends, key=_End.key)
-        if best.match.confidence < ACCEPT:
-            # Only the likelier top is worth the extra crops: the other end's reads
-            # were noise, and reading both would double the time of every hard card.
-            best.read(self.matcher, hint, MAX_READS - FIRST_READS)
+        while best.match.confidence < ACCEPT and not all(end.done for end in ends):
+            # The likelier top is read further first; the other end only when the
+            # likelier one runs out of lines without naming the card.
+            max((end for end in ends if not end.done), key=_End.key).read(self.matcher, hint, MAX_READS)
             best = max(ends, key=_End.key)
         if not any(end.texts for end in ends):
             return None

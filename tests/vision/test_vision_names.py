@@ -1,6 +1,7 @@
 """Name matching: right names, honest nulls, the right ids."""
 
 from vision.names import ACCEPT, NameMatcher
+from vision.ocr import Glyph, LineRead
 
 CARDS = [("Miraidon ex", "sv1-81"), ("Miraidon ex", "sv1-244"), ("Miraidon", "sv8-76"),
          ("Charmander", "sv3pt5-4"), ("Charmander", "sv4pt5-7"), ("Flittle", "sv1-100"),
@@ -96,3 +97,33 @@ def test_reads_added_one_by_one_name_the_card_as_all_at_once():
     whole = m.match(reads)
     assert (best.name, best.card_id, best.text) == (whole.name, whole.card_id, whole.text)
     assert best.similarity == whole.similarity and best.name is not None
+
+
+def _glyphs(*letters: str | dict[str, float]) -> tuple[Glyph, ...]:
+    """A read's glyphs: a plain letter is a sure read, a dict lists the runners-up."""
+    return tuple(Glyph({ch: 1.0}, True) if isinstance(ch, str) else Glyph(ch, True) for ch in letters)
+
+
+def test_runners_up_name_a_deck_card_its_text_alone_cannot():
+    deck = [("Wiglett", "sv1-49"), ("Wugtrio", "sv2-56"), ("Wingull", "sv1-65")]
+    m = NameMatcher(CARDS + deck, deck=deck)
+    assert m.decide(m.match(["Wiglerr"])).name is None
+    read = LineRead("Wiglerr", 0.6, _glyphs("w", "i", "g", "l", "e", {"r": 1.0, "t": 30.0},
+                                            {"r": 1.0, "t": 28.0}))
+    assert m.decide(m.match([read])).name == "Wiglett"
+
+
+def test_a_card_outside_the_deck_lists_is_not_named_as_a_deck_card():
+    deck = [("Klawf", "sv2-105"), ("Riolu", "sv1-113")]
+    m = NameMatcher(CARDS + deck + [("Kiawe", "sm4-96")], deck=deck)
+    assert m.decide(m.match(["Kiawe"])).name is None
+
+
+def test_a_basic_energy_is_named_when_the_decks_hold_one_type_only():
+    fighting = ("Basic Fighting Energy", "sve-6")
+    m = NameMatcher(CARDS + [fighting], deck=[fighting, ("Riolu", "sv1-113")])
+    assert m.decide(m.match(["Basic Energy"])).name == "Basic Fighting Energy"
+    both = [fighting, ("Basic Psychic Energy", "sve-5"), ("Riolu", "sv1-113")]
+    m = NameMatcher(CARDS + both, deck=both)
+    assert m.decide(m.match(["Basic Energy"])).name is None
+    assert m.decide(m.match(["Basic Psychic Energy"])).name == "Basic Psychic Energy"
