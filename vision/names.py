@@ -262,7 +262,7 @@ class NameMatcher:
         lead = min(1.0, max(0.0, (second - first) / (2 * SURE_LEAD)))
         name = self.deck.names[int(order[0])]
         return NameMatch(name, self._id_for(name, True), round(min(closeness, lead), 3), read.text,
-                         100.0 * closeness)
+                         max(0.0, 100.0 - 2.0 * first))
 
     def match(self, reads: Sequence[str | LineRead], hint: Iterable[str] = ()) -> NameMatch:
         """The best name for any of ``reads`` (several OCR'd lines or frames; a plain

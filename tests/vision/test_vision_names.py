@@ -127,3 +127,10 @@ def test_a_basic_energy_is_named_when_the_decks_hold_one_type_only():
     m = NameMatcher(CARDS + both, deck=both)
     assert m.decide(m.match(["Basic Energy"])).name is None
     assert m.decide(m.match(["Basic Psychic Energy"])).name == "Basic Psychic Energy"
+
+
+def test_with_deck_lists_similarity_still_ranks_reads_too_poor_to_name_a_card():
+    # An unnamed card's way up is the end whose reads came closer to a deck name.
+    m = NameMatcher(CARDS, deck=[("Flittle", "sv1-100"), ("Skwovet", "sv1-151")])
+    near, noise = m.match(["Fxitxie"]), m.match(["ee | A"])
+    assert m.decide(near).name is None and near.similarity > noise.similarity
