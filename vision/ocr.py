@@ -148,18 +148,21 @@ def title_band(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-def _box(band: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
-    """The card-fraction ``box`` of a band, as a grey image where black text on any light
-    colour is darkest: the brightest channel (a red bar is bright in red, the letters in
-    none)."""
-    bh, bw = band.shape[:2]
+def _grey(band: np.ndarray) -> np.ndarray:
+    """A band as a grey image where black text on any light colour is darkest: the
+    brightest channel (a red bar is bright in red, the letters in none)."""
+    return band.max(axis=2) if band.ndim == 3 else band
+
+
+def _box(grey: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """The card-fraction ``box`` of a grey band (:func:`_grey`)."""
+    bh, bw = grey.shape[:2]
     bx0, by0, bx1, by1 = TITLE_BAND
     x0 = int((box[0] - bx0) / (bx1 - bx0) * bw)
     x1 = int((box[2] - bx0) / (bx1 - bx0) * bw)
     y0 = int((box[1] - by0) / (by1 - by0) * bh)
     y1 = int((box[3] - by0) / (by1 - by0) * bh)
-    crop = band[max(0, y0):y1, max(0, x0):x1]
-    return crop.max(axis=2) if crop.ndim == 3 else crop
+    return grey[max(0, y0):y1, max(0, x0):x1]
 
 
 @dataclass(frozen=True)
@@ -243,16 +246,17 @@ def _stretched(grey: np.ndarray) -> np.ndarray:
 def title_images(band: np.ndarray) -> Iterator[np.ndarray]:
     """Single-line images that may hold the title, likeliest first: the row found in each
     window (the window with more letters first), then the fixed crops, then light text."""
-    found = {kind: find_line(_box(band, box)) for kind, box in WINDOWS.items()}
+    grey = _grey(band)  # once per band: every window and crop below is cut from it
+    found = {kind: find_line(_box(grey, box)) for kind, box in WINDOWS.items()}
     order = sorted(WINDOWS, key=lambda kind: -(found[kind].letters if found[kind] else 0))
     for kind in order:
         if found[kind] is not None:
             yield found[kind].image
     for kind in order:
         for box in FIXED[kind]:
-            yield _stretched(_box(band, box))
+            yield _stretched(_box(grey, box))
     for kind in order:
-        line = find_line(_box(band, WINDOWS[kind]), light=True)
+        line = find_line(_box(grey, WINDOWS[kind]), light=True)
         if line is not None:
             yield line.image
 
