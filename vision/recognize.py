@@ -72,8 +72,11 @@ class _End:
             if self.match.confidence >= ACCEPT:
                 return
 
-    def key(self) -> tuple[float, float]:
-        return (self.match.confidence, self.match.similarity)
+    def key(self) -> tuple[bool, float, float]:
+        """Which end is the top: one that names the card, else the one whose reads come
+        closer to a name (a tie-breaking confidence just above zero says less: a read
+        matching "Miraidon" and "Miraidon ex" equally has none at all)."""
+        return (self.match.confidence >= ACCEPT, self.match.similarity, self.match.confidence)
 
 
 class Recognizer:
