@@ -652,7 +652,7 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
     card_long = [found] if found else list(np.linspace(lo, hi, 6)[1:-1])
     cuts = [rough for rect in big for cl in card_long for rough in _split(rect, cl)]
     consider(np.array(cuts, np.float32).reshape(-1, 4, 2))
-    kept = _select(scored)
+    kept = _select(_by_table_size(scored, _select(list(scored))))
     if not kept:
         return []
     quads = np.stack(kept).astype(np.float32) * (fine_scale / scale)
@@ -698,6 +698,33 @@ def _on_frame_edge(quads: np.ndarray, w: int, h: int, tol: float = 2.0) -> np.nd
         for edge in (0.0, size - 1.0):
             near |= (np.abs(quads[..., axis] - edge) < tol) & (np.abs(b[..., axis] - edge) < tol)
     return near.any(axis=1)
+
+
+#: Cards on one table differ in size only by the camera's perspective (and, in our
+#: composites, by ±13%): a quad longer or shorter than the table's typical card by more
+#: than this factor is likelier two touching cards, or a card's art box, than a card.
+SIZE_SLACK = 1.25
+#: How fast the score falls beyond that slack, per unit of log size ratio.
+SIZE_FALL = 3.0
+#: Cards a first selection needs before its sizes say what the table's size is.
+SIZE_MIN_CARDS = 3
+
+
+def _by_table_size(scored: list[tuple[float, np.ndarray]], first: list[np.ndarray]
+                   ) -> list[tuple[float, np.ndarray]]:
+    """Scores lowered for quads whose size is not the table's, the median long side of
+    a first selection (``first``). A pair of touching cards side by side has a sideways
+    card's proportions, and a card's art box a card's: only their size gives them away
+    (tune split: recall 93/91/100% -> 96/93/100% per height band, a third fewer false
+    finds)."""
+    if len(first) < SIZE_MIN_CARDS or not scored:
+        return scored
+    typical = float(np.median(_side_lengths(np.stack(first))[1]))
+    longs = _side_lengths(np.stack([q for _s, q in scored]))[1]
+    off = np.abs(np.log(longs / typical)) - np.log(SIZE_SLACK)
+    factor = np.clip(1.0 - SIZE_FALL * np.maximum(0.0, off), 0.0, 1.0)
+    return [(score * float(f), q) for (score, q), f in zip(scored, factor, strict=True) if f > 0]
+
 
 
 def _select(scored: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
