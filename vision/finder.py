@@ -726,7 +726,6 @@ def _by_table_size(scored: list[tuple[float, np.ndarray]], first: list[np.ndarra
     return [(score * float(f), q) for (score, q), f in zip(scored, factor, strict=True) if f > 0]
 
 
-
 def _select(scored: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
     """Best quads first; one that overlaps an accepted card is dropped, unless it is a
     bigger, about as well supported outline around it (then the inner one goes)."""
