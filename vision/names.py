@@ -126,10 +126,8 @@ class _Pool:
 #: Chosen on the tune split (bench/vision/names.py).
 UNSEEN, MISSING, EXTRA_LETTER, EXTRA_MARK, LEFT_LETTER, LEFT_MARK = 60.0, 45.0, 35.0, 4.0, 8.0, 2.0
 #: Per-letter costs at which a deck match is as unsure as it can be while still named
-#: (:data:`ACCEPT`): the best name's cost, and its lead over the next name. (Tune split,
-#: three placements of every scan, 1,050 cards read from their outlines: 14 names
-#: 81.0/95.8/95.7% per height band and none wrongly, 12 named 79.0/94.4/95.3%.)
-SURE_COST, SURE_LEAD = 14.0, 3.0
+#: (:data:`ACCEPT`): the best name's cost, and its lead over the next name.
+SURE_COST, SURE_LEAD = 12.0, 3.0
 #: A name the table makes likely (an evolution of a Pokémon in play) costs this much less.
 HINT_COST = 1.5
 _ALPHABET = {ch: i for i, ch in enumerate("abcdefghijklmnopqrstuvwxyz0123456789")}
