@@ -34,6 +34,7 @@ the line-segment detector (~8 ms) and snapping are the biggest parts.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -190,11 +191,11 @@ def _side_lengths(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.minimum(one, other), np.maximum(one, other)
 
 
-def _median_long(scored: list[tuple[float, np.ndarray]]) -> float | None:
-    """The median long side of the cards found so far, or None before the first."""
-    if not scored:
+def _median_long(quads: Sequence[np.ndarray]) -> float | None:
+    """The median long side of ``quads``, or None for none."""
+    if not quads:
         return None
-    return float(np.median(_side_lengths(np.stack([q for _s, q in scored]))[1]))
+    return float(np.median(_side_lengths(np.stack(quads))[1]))
 
 
 def _split(rect: tuple, card_long: float) -> list[np.ndarray]:
@@ -627,7 +628,7 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
             scored.append((float(sup[k].mean() * shape[k]), q[k]))
 
     consider(np.array(quads, np.float32).reshape(-1, 4, 2))
-    first = _median_long(scored)
+    first = _median_long([q for _s, q in scored])
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     corners = _dedupe(_corner_quads(grey, lo, hi, [first] if first else [], cfg.lsd_scale))
     if len(corners):
@@ -649,7 +650,7 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
         consider(_suppress(cand, NMS_DIST))
     # Cards on one table are about the same size: cut blobs of touching cards into cards
     # of the size already found (or, with none found yet, of every plausible size).
-    found = _median_long(scored)
+    found = _median_long([q for _s, q in scored])
     card_long = [found] if found else list(np.linspace(lo, hi, 6)[1:-1])
     cuts = [rough for rect in big for cl in card_long for rough in _split(rect, cl)]
     consider(np.array(cuts, np.float32).reshape(-1, 4, 2))
@@ -718,9 +719,9 @@ def _by_table_size(scored: list[tuple[float, np.ndarray]], first: list[np.ndarra
     card's proportions, and a card's art box a card's: only their size gives them away
     (tune split: recall 93/91/100% -> 96/93/100% per height band, a third fewer false
     finds)."""
-    if len(first) < SIZE_MIN_CARDS or not scored:
+    typical = _median_long(first)
+    if len(first) < SIZE_MIN_CARDS or typical is None or not scored:
         return scored
-    typical = float(np.median(_side_lengths(np.stack(first))[1]))
     longs = _side_lengths(np.stack([q for _s, q in scored]))[1]
     off = np.abs(np.log(longs / typical)) - np.log(SIZE_SLACK)
     factor = np.clip(1.0 - SIZE_FALL * np.maximum(0.0, off), 0.0, 1.0)

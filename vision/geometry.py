@@ -90,27 +90,22 @@ def region_quad(quad: np.ndarray, x0: float, y0: float, x1: float, y1: float) ->
     return cv2.perspectiveTransform(rect.reshape(-1, 1, 2), m).reshape(4, 2)
 
 
-def warp(image: np.ndarray, quad: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+def warp(image: np.ndarray, quad: np.ndarray, size: tuple[int, int],
+         interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
     """Straighten the region ``quad`` (printed order) of ``image`` to ``size`` (w, h)."""
     w, h = size
     dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     m = cv2.getPerspectiveTransform(np.asarray(quad, dtype=np.float32), dst)
-    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR,
+    return cv2.warpPerspective(image, m, (w, h), flags=interpolation,
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-def warp_card(image: np.ndarray, quad: np.ndarray,
-              size: tuple[int, int] = CANONICAL_SIZE) -> np.ndarray:
-    """The canonical upright image of the card at ``quad``."""
-    return warp(image, quad, size)
-
-
 def warp_region(image: np.ndarray, quad: np.ndarray, box: tuple[float, float, float, float],
-                card_px: int) -> np.ndarray:
+                card_px: int, interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
     """Straighten the card-relative box ``(x0, y0, x1, y1)`` at a scale where the whole
     card would be ``card_px`` pixels tall, so text size no longer depends on distance."""
     x0, y0, x1, y1 = box
     region = region_quad(quad, x0, y0, x1, y1)
     card_w = card_px * CARD_ASPECT
     size = (max(1, int(round((x1 - x0) * card_w))), max(1, int(round((y1 - y0) * card_px))))
-    return warp(image, region, size)
+    return warp(image, region, size, interpolation)

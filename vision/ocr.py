@@ -27,7 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.geometry import CARD_ASPECT, region_quad
+from vision.geometry import warp_region
 
 # Tesseract's OpenMP threads fight over the two cores with everything else; one thread
 # per call is faster overall and keeps the machine responsive.
@@ -141,14 +141,7 @@ class Tesseract:
 def title_band(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The straightened title band (BGR) of the card at printed-order ``quad``, at
     ``BAND_CARD_PX`` card height (bicubic)."""
-    x0, y0, x1, y1 = TITLE_BAND
-    region = region_quad(quad, x0, y0, x1, y1)
-    w = max(1, int(round((x1 - x0) * BAND_CARD_PX * CARD_ASPECT)))
-    h = max(1, int(round((y1 - y0) * BAND_CARD_PX)))
-    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    m = cv2.getPerspectiveTransform(region.astype(np.float32), dst)
-    return cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_CUBIC,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return warp_region(frame, quad, TITLE_BAND, BAND_CARD_PX, cv2.INTER_CUBIC)
 
 
 def _grey(band: np.ndarray) -> np.ndarray:

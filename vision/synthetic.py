@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.geometry import rotation_of
+from vision.geometry import card_height, rotation_of
 
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"),)
 PROXY_SIZE = (630, 880)  # 10 px per mm
@@ -261,8 +261,7 @@ def compose(background: np.ndarray, faces: Sequence[CardFace], style: SceneStyle
         frame[:] = (warped[:, :, :3] * alpha + frame * (1 - alpha)).astype(np.uint8)
         q = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64), cam)
         q = q.reshape(4, 2).astype(np.float32)
-        hpx = float((np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2)
-        scene.cards.append(PlacedCard(face.name, face.card_id, q, rotation_of(q), hpx,
+        scene.cards.append(PlacedCard(face.name, face.card_id, q, rotation_of(q), card_height(q),
                                       sleeved=sleeved))
     _photograph(scene, style, rng)
     return scene

@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.geometry import iou, overlap, rotation_of, warp_card
+from vision.geometry import iou, overlap, rotation_of, warp
 from vision.recognize import Recognizer
 
 #: A name settles once its summed confidence reaches this and it holds most votes.
 SETTLE_WEIGHT = 1.6
 SETTLE_SHARE = 0.75
 #: Reads tried before a card is left as unknown until it changes.
-MAX_READS = 8
+MAX_TRACK_READS = 8
 
 
 #: Signature side (width; the height follows the card's shape).
@@ -34,7 +34,7 @@ def _signature(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     on the same spot, blind to noise and to overall brightness (lighting flicker)."""
     # Warped at 4× and averaged down: a point-sampled thumbnail aliases, so a pixel of
     # jitter would look like a different card.
-    big = warp_card(frame, quad, (SIGNATURE_W * 4, SIGNATURE_H * 4))
+    big = warp(frame, quad, (SIGNATURE_W * 4, SIGNATURE_H * 4))
     thumb = cv2.resize(big, (SIGNATURE_W, SIGNATURE_H), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(thumb, cv2.COLOR_BGR2LAB).astype(np.float32)
     grey = lab[:, :, 0]
@@ -240,7 +240,7 @@ class Tracker:
             track.pending = None
             track.pending_count = 0
             track.changes += 1
-        if not track.settled and track.reads < MAX_READS:
+        if not track.settled and track.reads < MAX_TRACK_READS:
             self._read(frame, track, hint)
 
     def _read(self, frame: np.ndarray, track: Track, hint: tuple[str, ...]) -> None:
