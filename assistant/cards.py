@@ -9,7 +9,8 @@ from facts (HP, costs, Weakness…) and a person resolves what the text of a car
 Three facts are *derived* from the printed ones, because the rulebooks define them:
 
 - the **stage** (Basic, Stage 1, Stage 2, or a special stage such as VSTAR or LV.X);
-- the **rule box** kind and the Prize cards a Knock Out gives up (001 appendices);
+- the **rule box** kind and the Prize cards a Knock Out gives up (001 appendices;
+  the counts are the edition's);
 - the **name identity** used by the 4-copy rule and by evolution (001 "What does and
   doesn't count for a Pokémon's name?", 001_75e061fbe3c8e794.txt:556-571).
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 POKEMON = "Pokémon"
@@ -41,6 +43,15 @@ SPECIAL_STAGES = {
     "LEGEND": "LEGEND",
 }
 PRINTED_STAGES = ("Basic", "Stage 1", "Stage 2")
+#: Rule Box kinds and the subtypes that mark them, first match wins (001 appendices).
+RULE_BOXES = (
+    ("Mega ex", frozenset({"MEGA", "ex"})), ("Tera ex", frozenset({"Tera", "ex"})),
+    ("ex", frozenset({"ex"})), ("Mega EX", frozenset({"MEGA", "EX"})), ("EX", frozenset({"EX"})),
+    ("TAG TEAM", frozenset({"TAG TEAM"})), ("GX", frozenset({"GX"})), ("VMAX", frozenset({"VMAX"})),
+    ("VSTAR", frozenset({"VSTAR"})), ("V-UNION", frozenset({"V-UNION"})), ("V", frozenset({"V"})),
+    ("Radiant", frozenset({"Radiant"})), ("Prism Star", frozenset({"Prism Star"})),
+    ("BREAK", frozenset({"BREAK"})), ("LV.X", frozenset({"Level-Up"})), ("LEGEND", frozenset({"LEGEND"})),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,29 +215,19 @@ class Card:
         s = set(self.subtypes)
         if not self.is_pokemon:
             return "Prism Star" if "Prism Star" in s else None
-        ordered = (
-            ("Mega ex", {"MEGA", "ex"}), ("Tera ex", {"Tera", "ex"}), ("ex", {"ex"}),
-            ("Mega EX", {"MEGA", "EX"}), ("EX", {"EX"}), ("TAG TEAM", {"TAG TEAM"}),
-            ("GX", {"GX"}), ("VMAX", {"VMAX"}), ("VSTAR", {"VSTAR"}), ("V-UNION", {"V-UNION"}),
-            ("V", {"V"}), ("Radiant", {"Radiant"}), ("Prism Star", {"Prism Star"}),
-            ("BREAK", {"BREAK"}), ("LV.X", {"Level-Up"}), ("LEGEND", {"LEGEND"}),
-        )
-        for kind, needed in ordered:
+        for kind, needed in RULE_BOXES:
             if needed <= s:
                 return kind
         return None
 
     @property
     def prizes(self) -> int:
-        """Prize cards the opponent takes when this Pokémon is Knocked Out
-        (RULES.md §16.1): 3 for Mega ex, TAG TEAM, VMAX and V-UNION; 2 for ex, EX,
-        Mega EX, GX, V and VSTAR; 1 otherwise, Radiant included (PRZ-01)."""
-        kind = self.rule_box
-        if kind in ("Mega ex", "TAG TEAM", "VMAX", "V-UNION"):
-            return 3
-        if kind in ("ex", "Tera ex", "EX", "Mega EX", "GX", "V", "VSTAR"):
-            return 2
-        return 1
+        """Prize cards the opponent takes when this Pokémon is Knocked Out under the
+        newest rules (RULES.md §16.1, PRZ-01: a Radiant gives 1). The counts are the
+        edition's (:meth:`assistant.editions.Edition.prizes_for`); a game asks its own."""
+        from assistant.editions import edition
+
+        return edition(None).prizes_for(self.rule_box)
 
     @property
     def identity(self) -> str:
@@ -361,6 +362,7 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": 
 _DASHES = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-"})
 
 
+@lru_cache(maxsize=8192)
 def fold(text: str) -> str:
     """Fold a name for comparison: typographic apostrophes and dashes made plain,
     accents removed (Pokémon → pokemon), case folded, spacing collapsed. Symbols that
@@ -374,6 +376,7 @@ def fold(text: str) -> str:
 _LEVEL = re.compile(r"\s+(?:LV\.?\s*X|LV\.?\s*\d+|Lv\.?\s*\d+)$", re.IGNORECASE)
 
 
+@lru_cache(maxsize=8192)
 def name_identity(name: str) -> str:
     """The name that counts for the 4-copy rule and for evolution (RULES.md §2).
 

@@ -27,12 +27,12 @@ from pathlib import Path
 
 from assistant.cards import Card, basic_energy_type, fold, name_identity
 from assistant.catalog import Catalog, default_catalog
-from assistant.eras import EXPEDITION_2002, canonical_era
+from assistant.editions import edition
+from assistant.eras import canonical_era
 
 #: Looks a deck line's card up: (name, set code, number) → Card or None.
 Resolver = Callable[[str, str, str], "Card | None"]
 
-DECK_SIZE = 60
 MAX_COPIES = 4
 
 _HEADER = re.compile(
@@ -242,27 +242,13 @@ ACE_SPEC_SOURCE = "001_75e061fbe3c8e794.txt:612-614, 868"
 RADIANT_SOURCE = "001_75e061fbe3c8e794.txt:648-650, 970"
 PRISM_STAR_SOURCE = "001_75e061fbe3c8e794.txt:732-734, 966"
 
-#: Which basic Energy types are basic, by era (RULES.md DECK-05): in 2002 Darkness
-#: and Metal Energy are special Energy, limited to 4 like any other card.
-BASIC_ENERGY_TYPES = {
-    "expedition-2002": {"Grass", "Fire", "Water", "Lightning", "Psychic", "Fighting"},
-    "platinum-2009": {"Grass", "Fire", "Water", "Lightning", "Psychic", "Fighting", "Darkness", "Metal"},
-    "black-white-2011": {"Grass", "Fire", "Water", "Lightning", "Psychic", "Fighting", "Darkness", "Metal"},
-    "mega-evolution-2025": {
-        "Grass", "Fire", "Water", "Lightning", "Psychic", "Fighting", "Darkness", "Metal", "Fairy",
-    },
-}
-BASIC_ENERGY_SOURCE = {
-    "expedition-2002": "003_b55862cc83f9dac9.txt:649-663, 867-880",
-    "platinum-2009": "004_0163ba3d06595167.txt:511",
-    "black-white-2011": "000_f5f923b195869c83.txt:588",
-    "mega-evolution-2025": "001_75e061fbe3c8e794.txt:880",
-}
-
 
 def is_basic_energy_in(entry: DeckEntry, era: str) -> bool:
     """Whether a deck line is a basic Energy card in this era (exempt from the 4-copy
-    rule). An unresolved line counts when its name reads as a basic Energy."""
+    rule): which types are basic is the edition's (``Edition.basic_energy_types``,
+    RULES.md DECK-05; in 2002 Darkness and Metal Energy are special Energy, limited to 4
+    like any other card). An unresolved line counts when its name reads as a basic
+    Energy."""
     card = entry.card
     if card is not None and not card.is_energy:
         return False
@@ -271,12 +257,13 @@ def is_basic_energy_in(entry: DeckEntry, era: str) -> bool:
     kind = basic_energy_type(card.name if card else entry.name)
     if kind is None and card is not None:
         kind = next(iter(card.types), None) or next(iter(card.provides), None)
-    return kind in BASIC_ENERGY_TYPES[era]
+    return kind in edition(era).basic_energy_types
 
 
 def check_deck(deck: DeckList, era: str | None = None) -> DeckReport:
     """Apply the deck-building rules of an era to a read deck list."""
     era = canonical_era(era)
+    rules = edition(era)
     report = DeckReport(deck, era)
     problems = report.problems
     for entry in deck.entries:
@@ -286,9 +273,9 @@ def check_deck(deck: DeckList, era: str | None = None) -> DeckReport:
                 "unknown-card", f"no card named {entry.name!r}{printing} is known", entry.line
             ))
 
-    if deck.total != DECK_SIZE:
+    if deck.total != rules.deck_size:
         problems.append(Problem(
-            "deck-size", f"the deck has {deck.total} cards; it must have exactly {DECK_SIZE}",
+            "deck-size", f"the deck has {deck.total} cards; it must have exactly {rules.deck_size}",
             source=SOURCES["deck-size"][era],
         ))
 
@@ -301,8 +288,11 @@ def check_deck(deck: DeckList, era: str | None = None) -> DeckReport:
         if copies > MAX_COPIES:
             names = " + ".join(f"{e.count} {e.name}" for e in entries)
             energy_note = ""
-            if era == EXPEDITION_2002 and any(e.card and e.card.is_energy for e in entries):
-                energy_note = " (in 2002 only Grass, Fire, Water, Lightning, Psychic and Fighting Energy are basic)"
+            if any(_named_basic_energy(e) for e in entries):
+                # a basic Energy by name that this era's book does not count as basic
+                *most, last = rules.basic_energy_types
+                energy_note = (f" (in {era.rsplit('-', 1)[-1]} only {', '.join(most)} and {last}"
+                               " Energy are basic)")
             problems.append(Problem(
                 "copies-exceeded",
                 f"{copies} cards share the name {entries[0].name!r} ({names}); at most {MAX_COPIES}{energy_note}",
@@ -333,6 +323,13 @@ def check_deck(deck: DeckList, era: str | None = None) -> DeckReport:
             ))
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
     return report
+
+
+def _named_basic_energy(entry: DeckEntry) -> bool:
+    """An Energy line whose name reads as a basic Energy of some type."""
+    card = entry.card
+    name = card.name if card is not None else entry.name
+    return (card is None or card.is_energy) and basic_energy_type(name) is not None
 
 
 def _limit_one(problems: list[Problem], entries: list[DeckEntry], code: str, what: str, source: str) -> None:

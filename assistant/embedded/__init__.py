@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import atexit
 import json
-import re
 from contextlib import ExitStack
 from functools import lru_cache
 from importlib.resources import as_file, files
@@ -21,8 +20,6 @@ from pathlib import Path
 from assistant.cards import Card, basic_energy_type
 
 _PACKAGE = files(__name__)
-_HEADER = re.compile(r"^(?:pok[eé]mon|trainer|energy|total cards)\s*:", re.IGNORECASE)
-_LINE = re.compile(r"^(?P<count>\d+)\s+(?P<rest>\S.*)$")
 _EXTRACTED = ExitStack()  # temporary copies of the deck lists, only for a zipped install
 atexit.register(_EXTRACTED.close)
 
@@ -67,29 +64,23 @@ def embedded_deck_paths() -> dict[str, Path]:
 
 @lru_cache(maxsize=1)
 def _decks() -> tuple[tuple[str, tuple[Card, ...]], ...]:
+    from assistant.decks import parse_deck_list
+
     by_printing = {(card.set_code, card.number): card for card in _cards()}
     basic_energy = {basic_energy_type(card.name): card for card in _cards() if card.is_basic_energy}
 
-    def resolve(rest: str) -> Card | None:
-        words = rest.split()
-        printing = by_printing.get(tuple(words[-2:])) if len(words) > 2 else None
-        return printing or basic_energy.get(
-            basic_energy_type(rest) or basic_energy_type(" ".join(words[:-2]))
-        )
+    def resolve(name: str, set_code: str, number: str) -> Card | None:
+        return by_printing.get((set_code, number)) or basic_energy.get(basic_energy_type(name))
 
     decks = []
     for name, text in _deck_texts():
-        cards: list[Card] = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            line = line.strip()
-            if not line or _HEADER.match(line):
-                continue
-            match = _LINE.match(line)
-            card = resolve(match["rest"]) if match else None
-            if match is None or card is None:
-                raise ValueError(f"embedded deck {name!r} line {number}: no card for {line!r}")
-            cards += [card] * int(match["count"])
-        decks.append((name, tuple(cards)))
+        deck = parse_deck_list(text, resolve)
+        bad = [(p.line or 0, p.message) for p in deck.unreadable]
+        bad += [(e.line, f"no card for {e.name!r}") for e in deck.entries if e.card is None]
+        if bad:
+            line, why = min(bad)
+            raise ValueError(f"embedded deck {name!r} line {line}: {why}")
+        decks.append((name, tuple(deck.cards())))
     return tuple(decks)
 
 

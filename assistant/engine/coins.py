@@ -69,13 +69,14 @@ class SecureCoins:
 
     name = "secure-random"
 
+    def __init__(self) -> None:
+        self.rng = secrets.SystemRandom()
+
     def flip(self, purpose: str) -> str:
-        return HEADS if secrets.randbelow(2) else TAILS
+        return HEADS if self.rng.getrandbits(1) else TAILS
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = secrets.randbelow(i + 1)
-            items[i], items[j] = items[j], items[i]
+        self.rng.shuffle(items)
 
 
 class SeededCoins:

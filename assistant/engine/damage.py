@@ -61,11 +61,9 @@ def attack_damage(
     weaknesses: Sequence[TypeValue],
     resistances: Sequence[TypeValue],
     modifiers: Sequence[Modifier] = (),
-    *,
-    apply_weakness: bool = True,
 ) -> DamageResult:
-    """Walk the edition's damage order. ``apply_weakness`` is False for a Benched
-    Pokémon when the edition never applies Weakness and Resistance on the Bench."""
+    """Walk the edition's damage order for the Active Pokémon. (Damage to a Benched
+    Pokémon is given by the attack as ``targets``: no Weakness or Resistance.)"""
     damage = base
     used: set[int] = set()
     steps: list[tuple[str, int]] = []
@@ -78,11 +76,11 @@ def attack_damage(
                 return DamageResult(0, True, tuple(steps))
         elif step == STEP_WEAKNESS:
             weakness = _type_value(weaknesses, attacker_types, edition.weakness)
-            if apply_weakness and weakness:
+            if weakness:
                 damage = weakness.apply(damage)
         elif step == STEP_RESISTANCE:
             resistance = _type_value(resistances, attacker_types, edition.resistance)
-            if apply_weakness and resistance:
+            if resistance:
                 damage = resistance.apply(damage)
         elif step.startswith("mods:"):
             for i, m in enumerate(modifiers):

@@ -32,6 +32,7 @@ from assistant.engine.actions import (
 from assistant.engine.coins import CoinFlip, CoinSource
 from assistant.engine.damage import attack_damage
 from assistant.engine.model import (
+    CONDITIONS,
     PLAYERS,
     ROTATION,
     PlayerState,
@@ -248,9 +249,7 @@ class Game:
         if a.type == "bench":
             self._check_bench(pos, a, actor)
         elif a.type == "evolve":
-            card = self._need_card(a)
-            if self._in_hand(me.hand, card) is None:
-                raise self._not_in_hand(me, card)
+            card = self._card_in_hand(me, a)
             target = self._slot(pos, a.target, actor)
             # a 2002 Baby evolves into a Basic that names it (003:863-866)
             target_is_baby = "Baby" in target.card.subtypes
@@ -265,15 +264,13 @@ class Game:
                 fits = card.identity == target.card.identity
             else:
                 fits = card.evolves_from is not None and name_identity(card.evolves_from) == target.card.identity
-                if not fits and "Baby" in target.card.subtypes:
+                if not fits and target_is_baby:
                     fits = card.identity in {name_identity(n) for n in target.card.evolves_to}
             if not fits:
                 raise self._refuse("evolve-mismatch",
                                    f"{card.name} does not evolve from {target.card.name}")
         elif a.type == "attach":
-            card = self._need_card(a)
-            if self._in_hand(me.hand, card) is None:
-                raise self._not_in_hand(me, card)
+            card = self._card_in_hand(me, a)
             if not card.is_energy:
                 raise self._refuse("not-energy", f"{card.name} is not an Energy card")
             if me.flags.energy_attached:
@@ -297,7 +294,7 @@ class Game:
             if slot_target is not None and slot_target[1] is not None and a.add:
                 raise self._refuse("condition-not-active",
                                    "Special Conditions exist only on the Active Pokémon")
-            if (a.add or a.remove) not in ("Asleep", "Burned", "Confused", "Paralyzed", "Poisoned"):
+            if (a.add or a.remove) not in CONDITIONS:
                 raise self._refuse("invalid-target", "not a Special Condition")
         elif a.type == "switch":
             owner = a.player or actor
@@ -347,6 +344,14 @@ class Game:
             raise self._refuse("unknown-card", "the action names no card")
         return a.card
 
+    def _card_in_hand(self, me: PlayerState, a: Action) -> Card:
+        """The action's card, which must be in the player's hand (or may be one of its
+        unknown cards)."""
+        card = self._need_card(a)
+        if self._in_hand(me.hand, card) is None:
+            raise self._not_in_hand(me, card)
+        return card
+
     def _first_turn_evolution_banned(self, pos: Position, player: str) -> bool:
         rule = self.edition.no_evolve_first_turn
         if rule == "ambiguous":
@@ -381,10 +386,8 @@ class Game:
                     raise self._refuse("active-required", f"{p} has no Active Pokémon yet")
 
     def _check_bench(self, pos: Position, a: Action, actor: str) -> None:
-        card = self._need_card(a)
         me = pos.players[actor]
-        if self._in_hand(me.hand, card) is None:
-            raise self._not_in_hand(me, card)
+        card = self._card_in_hand(me, a)
         if not card.is_basic_pokemon:
             if not plays_as_basic(card):
                 raise self._refuse("not-basic", f"{card.name} is not a Basic Pokémon")
@@ -445,10 +448,8 @@ class Game:
 
     def _check_play(self, pos: Position, a: Action, actor: str) -> None:
         ed = self.edition
-        card = self._need_card(a)
         me = pos.players[actor]
-        if self._in_hand(me.hand, card) is None:
-            raise self._not_in_hand(me, card)
+        card = self._card_in_hand(me, a)
         if not card.is_trainer:
             raise self._refuse("not-trainer", f"{card.name} is not a Trainer card")
         kind = card.trainer_kind
@@ -567,8 +568,9 @@ class Game:
 
         report = check_deck_text(a.deck, self.edition.era, self.deck_resolver)
         if not report.legal:
-            problem = report.problems[0]
-            rule = getattr(problem, "source", "") or self.edition.cite(problem.code)
+            # an unreadable line makes the deck illegal with no rule problem of its own
+            problem = (report.problems or report.deck.unreadable)[0]
+            rule = problem.source or self.edition.cite(problem.code)
             raise _Refused(Refusal(problem.code, rule, problem.message))
 
     # -- effects -----------------------------------------------------------------------
@@ -694,7 +696,6 @@ class Game:
             assert a.target is not None
             # remembered so that the Tool returns to its player's discard pile (001:800)
             slot.tool_owner = actor if a.target[0] != actor else None
-            assert a.target is not None
             event["target"] = format_target(a.target)
         else:
             me.discard.append(card)

@@ -274,21 +274,21 @@ def has_rule_box(card: Card, in_play: bool) -> bool:
     return in_play or kind != "V-UNION"
 
 
+#: The wider category each Rule Box kind belongs to (see :func:`categories`).
+_FAMILIES = {"Mega ex": "Pokémon ex", "Tera ex": "Pokémon ex", "ex": "Pokémon ex",
+             "Mega EX": "Pokémon-EX", "EX": "Pokémon-EX", "TAG TEAM": "Pokémon-GX",
+             "GX": "Pokémon-GX", "VMAX": "Pokémon V", "VSTAR": "Pokémon V",
+             "V-UNION": "Pokémon V", "V": "Pokémon V"}
+
+
 def categories(card: Card) -> frozenset[str]:
     """The card categories an effect may name, beyond the card's own subtypes. A Mega
     Evolution Pokémon ex is a "Pokémon ex" (001_75e061fbe3c8e794.txt:602); VSTAR,
     VMAX and V-UNION are "Pokémon V" (662, 706, 680); a Mega Evolution Pokémon-EX is
     still a "Pokémon-EX" (830-834); a TAG TEAM is a "Pokémon-GX" (728)."""
-    kind = card.rule_box
     out = set(card.subtypes)
-    family = {"Mega ex": "Pokémon ex", "Tera ex": "Pokémon ex", "ex": "Pokémon ex",
-              "Mega EX": "Pokémon-EX", "EX": "Pokémon-EX", "TAG TEAM": "Pokémon-GX",
-              "GX": "Pokémon-GX", "VMAX": "Pokémon V", "VSTAR": "Pokémon V",
-              "V-UNION": "Pokémon V", "V": "Pokémon V"}
-    if kind in family:
-        out.add(family[kind])
+    family = _FAMILIES.get(card.rule_box or "")
+    if family is not None:
+        out.add(family)
     return frozenset(out)
 
-
-def target_name(player: str, index: int | None) -> str:
-    return f"{player}.active" if index is None else f"{player}.bench[{index}]"

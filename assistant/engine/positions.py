@@ -28,15 +28,15 @@ class CardBook:
 
     def __init__(self, inline: dict[str, Any] | None = None,
                  lookup: Callable[[str], Card | None] | None = None) -> None:
+        self.lookup = lookup
+        self._looked_up: dict[str, Card] = {}
+        self._catalog: Catalog | None = None
         self.aliases: dict[str, Card] = {}
         for alias, data in (inline or {}).items():
             if isinstance(data, dict):
                 self.aliases[alias] = replace(Card.from_json(data), id=alias)
-            else:
+            else:  # an alias of a card named elsewhere (an id, a name, another alias)
                 self.aliases[alias] = self.resolve(str(data))
-        self.lookup = lookup
-        self._looked_up: dict[str, Card] = {}
-        self._catalog: Catalog | None = None
 
     def resolve(self, ref: str) -> Card:
         if ref in self.aliases:
@@ -230,23 +230,23 @@ def position_to_json(pos: Position, book: CardBook) -> dict[str, Any]:
 
 def cards_to_json(pos: Position, book: CardBook) -> dict[str, Any]:
     """Inline definitions for every card of the position that has an alias."""
-    seen: dict[str, Any] = {}
+    every: list[Card | None] = []
     for p in PLAYERS:
         me = pos.players[p]
-        every = [c for c in (*me.hand, *me.deck, *me.prizes, *me.discard, *me.lost_zone)
-                 if c is not None]
+        every += [*me.hand, *me.deck, *me.prizes, *me.discard, *me.lost_zone]
         for slot in me.in_play():
-            every.extend(slot.cards())
-        for card in every:
-            ref = book.ref(card)
-            if ref in book.aliases and ref not in seen:
-                data = card.to_json()
-                data.pop("id", None)
-                seen[ref] = data
-    if pos.stadium is not None and book.ref(pos.stadium[0]) in book.aliases:
-        data = pos.stadium[0].to_json()
-        data.pop("id", None)
-        seen[book.ref(pos.stadium[0])] = data
+            every += slot.cards()
+    if pos.stadium is not None:
+        every.append(pos.stadium[0])
+    seen: dict[str, Any] = {}
+    for card in every:
+        if card is None:
+            continue
+        ref = book.ref(card)
+        if ref in book.aliases and ref not in seen:
+            data = card.to_json()
+            data.pop("id", None)
+            seen[ref] = data
     return seen
 
 

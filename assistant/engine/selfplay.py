@@ -17,9 +17,11 @@ from assistant.editions import Edition
 from assistant.engine.actions import Action
 from assistant.engine.coins import CoinSource
 from assistant.engine.game import Game, Outcome
+from assistant.engine.model import CONDITIONS as _CONDITIONS
 from assistant.engine.model import PLAYERS, PlayerState, Position, other
 
-CONDITIONS = ("Asleep", "Burned", "Confused", "Paralyzed", "Poisoned")
+#: A sequence, for ``rng.choice``.
+CONDITIONS = tuple(sorted(_CONDITIONS))
 
 
 def opening(deck: list[Card], coins: CoinSource, hand_size: int = 7, limit: int = 100) -> int:
@@ -82,7 +84,9 @@ def candidates(game: Game, rng: random.Random) -> list[Action]:
         return [*extra, Action("end_turn")]
     slots = [(pos.current, None)] + [(pos.current, i) for i in range(len(me.bench))]
     develop: list[Action] = []
-    for card in {c for c in me.hand if c is not None}:
+    # each distinct card once, in hand order (a set's order would vary between runs,
+    # and with it the whole seeded game)
+    for card in dict.fromkeys(c for c in me.hand if c is not None):
         if card.is_pokemon:
             if card.is_basic_pokemon:
                 develop.append(Action("bench", card=card))
@@ -115,7 +119,6 @@ def step(game: Game, rng: random.Random) -> Outcome:
 @dataclass
 class GameStats:
     actions: int
-    checks: int
     finished: bool
     winner: str | None
 
@@ -129,4 +132,4 @@ def play_random_game(game: Game, rng: random.Random, max_actions: int = 2000,
         actions += 1
         if after_step is not None:
             after_step(game, outcome)
-    return GameStats(actions, 0, game.position.winner is not None, game.position.winner)
+    return GameStats(actions, game.position.winner is not None, game.position.winner)
