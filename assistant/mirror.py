@@ -46,8 +46,9 @@ Hidden information: the mirror starts from the first snapshot it is shown, as a 
 in progress in phase ``main`` (turn 3 by default: past both first turns, whose special
 rules a view joined mid-game cannot judge). Cards in play are what is seen; each
 player's other cards are unknown (``None`` in the engine's zones, see
-:mod:`assistant.engine.model`): six Prize cards, and the unseen rest of 60 split
-between hand and deck, so that no play is refused for want of a card nobody can see.
+:mod:`assistant.engine.model`): the edition's Prize cards (six), and the unseen rest of
+its deck (60) split between hand and deck, so that no play is refused for want of a
+card nobody can see.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from assistant.cards import Card
@@ -67,8 +69,6 @@ from assistant.engine.model import PLAYERS, ROTATION, PlayerState, Position, Slo
 #: Looks a seen card up: (name, card id or None) → the card, or None if unknown.
 Resolve = Callable[[str, "str | None"], "Card | None"]
 
-DECK_SIZE = 60
-PRIZES = 6
 #: How a turn of the Active card (clockwise, relative to how it lay upright) reads:
 #: Paralyzed turns the card clockwise, Asleep counter-clockwise, Confused upside down.
 #: Vision's quarter turns are trusted as "sideways" only: the person chooses.
@@ -147,15 +147,21 @@ class Inference:
     #: Brings the mirror's card → slot map up to date once the action is played.
     on_accept: Callable[[], None] | None = field(default=None, repr=False, compare=False)
 
-    def to_json(self) -> dict[str, Any]:
-        """The SPEC §3 action with ``player`` and ``verdict`` (and ``choices`` when a
-        person must pick); the command adds ``frame`` and ``t``."""
+    def to_json(self, **context: Any) -> dict[str, Any]:
+        """The SPEC §3 action with ``player``, then ``context`` (the command's ``frame``
+        and ``t``), then ``verdict`` (and ``choices`` when a person must pick)."""
         out = action_to_json(self.action, lambda card: card.name)
         out["player"] = self.player
+        out.update(context)
         out["verdict"] = self.verdict
         if self.choices and self.verdict == "pending":
             out["choices"] = list(self.choices)
         return out
+
+
+#: A situation the mirror may report: its signature (one report per signature while it
+#: lasts), the tracks of the cards it concerns, and what makes the inference.
+_Proposal = tuple[tuple, tuple[int, ...], Callable[[], Inference | None]]
 
 
 @dataclass
@@ -221,7 +227,7 @@ class TableMirror:
             self._start(named)
             return []
         game = self.game
-        proposals: list[tuple[tuple, tuple[int, ...], Callable[[], Inference | None]]] = []
+        proposals: list[_Proposal] = []
         pokemon = [n for n in named if n.is_pokemon]
         self._reidentify(pokemon, visible)
         for item in pokemon:
@@ -314,9 +320,10 @@ class TableMirror:
                 holder = self._nearest(item.seen, placed)
                 if holder is not None:
                     slots[holder.track].energy.append(item.card)
+        prizes = self.edition.prize_cards
         for state in players.values():
-            unseen = max(0, DECK_SIZE - PRIZES - sum(len(s.cards()) for s in state.in_play()))
-            state.prizes = [None] * PRIZES
+            unseen = max(0, self.edition.deck_size - prizes - sum(len(s.cards()) for s in state.in_play()))
+            state.prizes = [None] * prizes
             state.hand = [None] * (unseen // 2)
             state.deck = [None] * (unseen - unseen // 2)
         # Game turns count both players' turns from 1: the first player has the odd ones.
@@ -331,6 +338,11 @@ class TableMirror:
         self._name[seen.track] = card.name
         self._upright[seen.track] = seen.rotation
 
+    def _forget(self, track: int) -> None:
+        """Drop a card's link to its engine slot."""
+        for table in (self._target, self._name, self._upright):
+            table.pop(track, None)
+
     # -- reading the table -------------------------------------------------------------
 
     def _reidentify(self, pokemon: list[_Named], visible: set[int]) -> None:
@@ -344,9 +356,8 @@ class TableMirror:
                     and _distance(self._last_xy.get(t, (9, 9)), item.seen) <= self.layout.near]
             if lost:
                 old = min(lost, key=lambda t: _distance(self._last_xy[t], item.seen))
-                self._target[item.track] = self._target.pop(old)
-                self._name[item.track] = self._name.pop(old)
-                self._upright[item.track] = self._upright.pop(old)
+                for table in (self._target, self._name, self._upright):
+                    table[item.track] = table.pop(old)
 
     def _covered(self, item: _Named, visible: set[int]) -> int | None:
         """The mirrored Pokémon of the same player that an Evolution card now covers:
@@ -377,7 +388,7 @@ class TableMirror:
         return next((t for t, target in self._target.items() if target == (player, None)), None)
 
     def _moves(self, player: str, arranged: tuple[SeenCard | None, list[SeenCard]],
-               visible: set[int]) -> list[tuple[tuple, tuple[int, ...], Callable[[], Inference | None]]]:
+               visible: set[int]) -> list[_Proposal]:
         """A Benched Pokémon now in the Active Spot: a retreat (or a switch) when the
         old Active lies on the Bench, a promotion when the engine awaits one."""
         seen_active, bench = arranged
@@ -398,8 +409,7 @@ class TableMirror:
                  lambda: self._judge(action, self._swapped(old, new), pending=True,
                                      choices=("retreat", "switch")))]
 
-    def _turns(self, player: str, pokemon: list[_Named]
-               ) -> list[tuple[tuple, tuple[int, ...], Callable[[], Inference | None]]]:
+    def _turns(self, player: str, pokemon: list[_Named]) -> list[_Proposal]:
         """The Active card turned from how it lay upright: a Special Condition."""
         track = self._active_track(player)
         seen = next((n.seen for n in pokemon if n.track == track), None)
@@ -446,8 +456,7 @@ class TableMirror:
 
             def mapped() -> None:
                 if under != item.track:
-                    for table in (self._target, self._name, self._upright):
-                        table.pop(under, None)
+                    self._forget(under)
                 self._map(item.seen, target, item.card)
 
             return self._judge(Action("evolve", player=target[0], card=item.card, target=target), mapped)
@@ -475,8 +484,7 @@ class TableMirror:
             assert index is not None
             old = self._active_track(player)
             if old is not None:
-                for table in (self._target, self._name, self._upright):
-                    table.pop(old, None)
+                self._forget(old)
             for track, (who, at) in list(self._target.items()):
                 if who == player and at is not None and at > index:
                     self._target[track] = (who, at - 1)
@@ -522,8 +530,7 @@ class TableMirror:
         for track, (player, index) in list(self._target.items()):
             slot = position.slot(player, index)
             if slot is None or slot.card.name != self._name.get(track):
-                for table in (self._target, self._name, self._upright):
-                    table.pop(track, None)
+                self._forget(track)
 
     def _next(self) -> int:
         self._count += 1
@@ -536,11 +543,14 @@ class TableMirror:
 
 
 def _catalog_resolver() -> Resolve:
-    """Cards by printing id first (vision's id is exact when given), then by name."""
+    """Cards by printing id first (vision's id is exact when given), then by name.
+    Cached: every snapshot names the same cards again, and a miss may query the card
+    database."""
     from assistant.catalog import default_catalog
 
     catalog = default_catalog()
 
+    @cache
     def resolve(name: str, card_id: str | None) -> Card | None:
         card = catalog.get(card_id) if card_id else None
         return card if card is not None else catalog.resolve(name)

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from assistant.carddb import CardDatabase
 from assistant.catalog import Catalog
-from assistant.decks import catalog_resolver, check_deck, parse_deck_list
+from assistant.decks import catalog_resolver, check_deck_text
 from assistant.embedded import embedded_cards, embedded_deck_texts
 
-SHARED_CARDS = Path(__file__).resolve().parents[1].parent / "shared" / "pokemon-tcg-data"
+SHARED_CARDS = Path(__file__).resolve().parents[2] / "shared" / "pokemon-tcg-data"
 
 
 def bench_import(source: Path) -> None:
@@ -40,7 +40,7 @@ def bench_decks(count: int) -> None:
     started = time.perf_counter()
     legal = 0
     for index in range(count):
-        legal += check_deck(parse_deck_list(texts[index % len(texts)], resolve)).legal
+        legal += check_deck_text(texts[index % len(texts)], resolve=resolve).legal
     elapsed = time.perf_counter() - started
     print(f"deck lists: {count} parsed, resolved and checked in {elapsed:.3f} s "
           f"({elapsed / count * 1000:.3f} ms each; {legal} legal)")

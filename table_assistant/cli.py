@@ -11,9 +11,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from assistant.eras import ERAS, UnknownEra, canonical_era
+from assistant.eras import DEFAULT_ERA, ERAS, UnknownEra, canonical_era
 
-ERA_HELP = f"rule edition: {', '.join(ERAS)} (default mega-evolution-2025; 'standard' is an alias)"
+ERA_HELP = f"rule edition: {', '.join(ERAS)} (default {DEFAULT_ERA}; 'standard' is an alias)"
 
 
 def _era(value: str) -> str:
@@ -21,6 +21,16 @@ def _era(value: str) -> str:
         return canonical_era(value)
     except UnknownEra as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _add_era(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--era", type=_era, default=DEFAULT_ERA, help=ERA_HELP)
+
+
+def _add_address(parser: argparse.ArgumentParser) -> None:
+    """Where the dashboard is (to be) served."""
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,29 +41,26 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     demo = commands.add_parser("demo", help="the whole pipeline on embedded defaults")
-    demo.add_argument("--host", default="127.0.0.1")
-    demo.add_argument("--port", type=int, default=8000)
-    demo.add_argument("--era", type=_era, default=canonical_era(None), help=ERA_HELP)
+    _add_address(demo)
+    _add_era(demo)
 
     run = commands.add_parser("run", help="live: watch a camera, file, folder or stream")
     run.add_argument("--camera", required=True, help="camera index, file, image folder or URL")
     run.add_argument("--serial", default="none", help="PORT, auto, sim or none")
     run.add_argument("--deck-a")
     run.add_argument("--deck-b")
-    run.add_argument("--era", type=_era, default=canonical_era(None), help=ERA_HELP)
-    run.add_argument("--host", default="127.0.0.1")
-    run.add_argument("--port", type=int, default=8000)
+    _add_era(run)
+    _add_address(run)
 
     mirror = commands.add_parser("mirror", help="infer table actions from a source, as JSON lines")
     mirror.add_argument("source")
     mirror.add_argument("--deck-a")
     mirror.add_argument("--deck-b")
-    mirror.add_argument("--era", type=_era, default=canonical_era(None), help=ERA_HELP)
+    _add_era(mirror)
     mirror.add_argument("--json", action="store_true")
 
     serve = commands.add_parser("serve", help="the dashboard and API alone")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    _add_address(serve)
     serve.add_argument("--db")
 
     recognize = commands.add_parser("recognize", help="find and name every card in images")
@@ -70,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     deck_commands = deck.add_subparsers(dest="deck_command", required=True, metavar="ACTION")
     check = deck_commands.add_parser("check", help="check a deck list's legality")
     check.add_argument("file", metavar="F")
-    check.add_argument("--era", type=_era, default=canonical_era(None), help=ERA_HELP)
+    _add_era(check)
 
     cards = commands.add_parser("cards", help="the local card database")
     card_commands = cards.add_subparsers(dest="cards_command", required=True, metavar="ACTION")
@@ -83,9 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return HANDLERS[args.command](args)
-    except KeyboardInterrupt:
-        return 0
-    except BrokenPipeError:
+    except (KeyboardInterrupt, BrokenPipeError):
         return 0
 
 
@@ -113,11 +118,14 @@ def _recognize(args: argparse.Namespace) -> int:
     return recognize(args.images, deck_files=args.deck, as_json=args.json, out=sys.stdout)
 
 
+def _deck_files(args: argparse.Namespace) -> list[str]:
+    return [f for f in (args.deck_a, args.deck_b) if f]
+
+
 def _mirror(args: argparse.Namespace) -> int:
     from table_assistant.mirror_command import mirror
 
-    decks = [f for f in (args.deck_a, args.deck_b) if f]
-    return mirror(args.source, deck_files=decks, era=args.era, as_json=args.json, out=sys.stdout)
+    return mirror(args.source, deck_files=_deck_files(args), era=args.era, as_json=args.json, out=sys.stdout)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -127,8 +135,7 @@ def _run(args: argparse.Namespace) -> int:
 
     print(f"run: the dashboard (http://{args.host}:{args.port}/) and the serial device are not built yet; "
           "printing the table actions instead.", file=sys.stderr)
-    decks = [f for f in (args.deck_a, args.deck_b) if f]
-    return mirror(args.camera, deck_files=decks, era=args.era, as_json=False, out=sys.stdout)
+    return mirror(args.camera, deck_files=_deck_files(args), era=args.era, as_json=False, out=sys.stdout)
 
 
 def _not_yet(args: argparse.Namespace) -> int:

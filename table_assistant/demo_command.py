@@ -12,7 +12,7 @@ import random
 from typing import TextIO
 
 from assistant.catalog import default_catalog
-from assistant.decks import catalog_resolver, check_deck, parse_deck_list
+from assistant.decks import catalog_resolver, check_deck_text
 from assistant.editions import edition
 from assistant.embedded import embedded_deck_texts, embedded_decks
 from assistant.engine.coins import SeededCoins
@@ -27,11 +27,11 @@ def demo(*, host: str, port: int, era: str, out: TextIO, seed: int = 7) -> int:
     print(f"Embedded card set: {len(catalog.embedded)} cards.", file=out)
     resolve = catalog_resolver(catalog)
     for name, text in embedded_deck_texts().items():
-        print_report(f"deck {name}", check_deck(parse_deck_list(text, resolve), era), out)
+        print_report(f"deck {name}", check_deck_text(text, era, resolve), out)
 
-    names = list(embedded_decks())
-    decks = [embedded_decks()[name] for name in names]
-    game = new_game(decks[0], decks[1], edition(era), SeededCoins(seed), random.Random(seed))
+    decks = embedded_decks()
+    names = list(decks)
+    game = new_game(decks[names[0]], decks[names[1]], edition(era), SeededCoins(seed), random.Random(seed))
     print(f"\nA self-play game under {era}: A plays {names[0]}, B plays {names[1]} "
           f"(random legal moves, seeded coins {seed}).", file=out)
 

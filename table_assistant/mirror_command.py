@@ -23,6 +23,9 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from assistant.editions import edition
+from assistant.mirror import SeenCard, TableLayout, TableMirror
+
 #: Frames the table must hold still before the mirror looks at it.
 STEADY = 3
 #: The starting position waits for every card's name to settle, but no longer than
@@ -33,8 +36,6 @@ WARMUP = 30
 def mirror(source: str, deck_files: Sequence[str], era: str, as_json: bool, out: TextIO,
            err: TextIO | None = None) -> int:
     """Run the source to its end; 0, or 2 for an unreadable source or deck list."""
-    from assistant.editions import edition
-    from assistant.mirror import TableLayout, TableMirror
     from table_assistant.recognize_command import candidate_names
     from vision.names import NameMatcher
     from vision.recognize import Recognizer
@@ -62,13 +63,7 @@ def mirror(source: str, deck_files: Sequence[str], era: str, as_json: bool, out:
             if not steady.ready(snapshot, started=table.game is not None, frame=frame.index):
                 continue
             for inference in table.see(snapshot):
-                record = inference.to_json()
-                verdict = record.pop("verdict")
-                choices = record.pop("choices", None)
-                record.update(frame=frame.index, t=round(frame.t, 3), verdict=verdict)
-                if choices:
-                    record["choices"] = choices
-                out.write(_line(record, as_json))
+                out.write(_line(inference.to_json(frame=frame.index, t=round(frame.t, 3)), as_json))
                 out.flush()
     finally:
         frames.close()
@@ -88,10 +83,8 @@ def _line(record: dict, as_json: bool) -> str:
             f"{details}: {record['verdict']}\n")
 
 
-def _seen(card, width: int, height: int):  # noqa: ANN001 - vision's TrackedCard
+def _seen(card, width: int, height: int) -> SeenCard:  # noqa: ANN001 - vision's TrackedCard
     """A tracked card as the mirror sees it: a name only once vision has settled it."""
-    from assistant.mirror import SeenCard
-
     x, y = card.quad.mean(axis=0)
     name = card.name if card.settled else None
     return SeenCard(card.track_id, name, card.card_id if name else None,
@@ -102,13 +95,13 @@ class _Steady:
     """Lets a snapshot through once it has held still for :data:`STEADY` frames and
     differs from the last one let through."""
 
-    def __init__(self, layout) -> None:  # noqa: ANN001 - a TableLayout
+    def __init__(self, layout: TableLayout) -> None:
         self.layout = layout
         self.key: frozenset | None = None
         self.held = 0
         self.shown: frozenset | None = None
 
-    def ready(self, snapshot: list, started: bool, frame: int) -> bool:
+    def ready(self, snapshot: list[SeenCard], started: bool, frame: int) -> bool:
         key = frozenset((c.track, c.name, c.rotation, self.layout.place(c)) for c in snapshot)
         self.held = self.held + 1 if key == self.key else 1
         self.key = key

@@ -37,14 +37,16 @@ def candidate_names(deck_files: list[str], err: TextIO) -> Candidates:
     """The candidates for ``deck_files``; an unreadable deck list is reported on ``err``."""
     from assistant.catalog import default_catalog
 
-    cards = default_catalog().all_names()
+    catalog = default_catalog()
+    cards = catalog.all_names()
     found = Candidates(cards)
     if deck_files:
-        from assistant.decks import read_deck_file
+        from assistant.decks import catalog_resolver, read_deck_file
 
+        resolve = catalog_resolver(catalog)  # one catalog for every list, not one each
         for path in deck_files:
             try:
-                deck_list = read_deck_file(path)
+                deck_list = read_deck_file(path, resolve)
             except (OSError, UnicodeDecodeError) as error:
                 print(f"cannot read deck list {path}: {error}", file=err)
                 found.ok = False
