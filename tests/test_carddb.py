@@ -10,8 +10,6 @@ import pytest
 
 from assistant.carddb import CardDatabase, ImportError_, special_energy_provides
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "pokemon-tcg-data"
-
 
 def write_source(root: Path, cards: dict[str, list], sets: list | None = None) -> Path:
     (root / "cards" / "en").mkdir(parents=True)
@@ -105,17 +103,16 @@ def test_name_lookup_exact_normalised_fuzzy(db: CardDatabase, tmp_path: Path) ->
     assert db.find_name("Zzzzzzzz") == []
 
 
-@pytest.mark.skipif(not SHARED_DATA.exists(), reason="../shared/pokemon-tcg-data is absent")
-def test_import_the_full_shared_database(tmp_path: Path) -> None:
+def test_import_the_full_shared_database(tmp_path: Path, shared_card_data: Path) -> None:
     with CardDatabase(tmp_path / "cards.sqlite") as database:
-        report = database.import_path(SHARED_DATA)
+        report = database.import_path(shared_card_data)
         assert (report.cards, report.sets, report.problems) == (20202, 172, [])
         assert database.get("sv1-100").name == "Flittle"
         assert database.printing("SVI", "100").id == "sv1-100"
         charizard = database.by_name("charizard ex")
         assert charizard and all(card.name == "Charizard ex" for card in charizard)
         assert database.get("me1-60").prizes == 3  # Mega Gardevoir ex
-        again = database.import_path(SHARED_DATA)
+        again = database.import_path(shared_card_data)
         assert again.cards == 20202 and database.count() == 20202
 
 

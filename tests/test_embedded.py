@@ -17,7 +17,6 @@ from assistant.embedded import (
     embedded_decks,
 )
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "pokemon-tcg-data"
 CARDS_JSON = Path(__file__).resolve().parents[1] / "assistant" / "embedded" / "cards.json"
 EFFECT_TEXT_FIELDS = {"text", "rules", "flavorText", "images", "artist"}
 
@@ -112,13 +111,11 @@ def test_no_record_carries_effect_text() -> None:
     assert all(not card.rules for card in embedded_cards())
 
 
-def _database_records() -> dict[str, dict]:
-    if not SHARED_DATA.is_dir():
-        pytest.skip(f"shared card database not found at {SHARED_DATA}")
+def _database_records(data: Path) -> dict[str, dict]:
     wanted = {card.id for card in embedded_cards()}
     records: dict[str, dict] = {}
     for set_id in {card_id.rsplit("-", 1)[0] for card_id in wanted}:
-        path = SHARED_DATA / "cards" / "en" / f"{set_id}.json"
+        path = data / "cards" / "en" / f"{set_id}.json"
         for record in json.loads(path.read_text(encoding="utf-8")):
             if record["id"] in wanted:
                 records[record["id"]] = record
@@ -143,9 +140,9 @@ def _facts(card: Card) -> dict[str, object]:
     }
 
 
-def test_facts_equal_the_card_database() -> None:
-    records = _database_records()
-    sets = json.loads((SHARED_DATA / "sets" / "en.json").read_text(encoding="utf-8"))
+def test_facts_equal_the_card_database(shared_card_data: Path) -> None:
+    records = _database_records(shared_card_data)
+    sets = json.loads((shared_card_data / "sets" / "en.json").read_text(encoding="utf-8"))
     codes = {s["id"]: s.get("ptcgoCode", "") for s in sets}
     for card in embedded_cards():
         assert card.id in records, card.id

@@ -29,11 +29,11 @@ PIECES = tuple(Card("Mewtwo V-UNION", "Pokémon", ("V-UNION", "V"), id=f"vu{i}",
                     types=("Psychic",)) for i in range(4))
 
 
-def table(a: PlayerState | None = None, b: PlayerState | None = None) -> Position:
+def table() -> Position:
     def someone() -> PlayerState:
         return PlayerState(active=Slot(MON, energy=[GRASS]), bench=[Slot(MON)], hand=[None] * 5,
                            deck=[None] * 30, prizes=[None] * 6)
-    return Position({"A": a or someone(), "B": b or someone()}, turn=5, current="A", first="A")
+    return Position({"A": someone(), "B": someone()}, turn=5, current="A", first="A")
 
 
 def game(pos: Position | None = None, coins: list[str] | None = None, era: str | None = None,

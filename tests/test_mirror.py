@@ -8,17 +8,18 @@ set: Ralts → Kirlia, Duskull, Scorbunny, Basic Psychic Energy.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
+from subprocess import CompletedProcess
 
 import pytest
 
 from assistant.editions import edition
+from assistant.embedded import embedded_deck_paths
 from assistant.mirror import SeenCard, TableLayout, TableMirror
 
 ENERGY = "Basic Psychic Energy"
+Cli = Callable[..., CompletedProcess[str]]  # the ``cli`` fixture of conftest.py
 
 
 def seen(track: int, name: str | None, x: float, y: float, rotation: int = 0) -> SeenCard:
@@ -231,27 +232,26 @@ def _frame(cards: list[tuple[str, str, float, float]], size: tuple[int, int] = (
     return frame
 
 
-def _run(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "TABLE_ASSISTANT_HOME": str(home)}
-    return subprocess.run([sys.executable, "-m", "table_assistant", *args], capture_output=True,
-                          text=True, env=env, timeout=300)
+# The filmed table, one step every 6 frames: a Ralts Active, then a Ralts benched, then a
+# Psychic Energy put beside the Active (not touching it).
+FILMED = [("Ralts", "me1-58", 0.5, 0.62), ("Ralts", "me1-58", 0.3, 0.86), (ENERGY, "sve-5", 0.67, 0.62)]
 
 
-def test_mirror_command_prints_bench_and_attach_lines(tmp_path: Path) -> None:
+def _write_frames(folder: Path, count: int) -> Path:
+    """The first ``count`` frames of ``FILMED`` as an image folder (each step drawn once)."""
     import cv2
 
-    from assistant.embedded import embedded_deck_paths
+    folder.mkdir()
+    steps = [_frame(FILMED[: 1 + step]) for step in range((count + 5) // 6)]
+    for k in range(count):
+        cv2.imwrite(str(folder / f"{k:03d}.png"), steps[k // 6])
+    return folder
 
+
+def test_mirror_command_prints_bench_and_attach_lines(tmp_path: Path, cli: Cli) -> None:
     deck = next(str(p) for name, p in embedded_deck_paths().items() if "gardevoir" in name)
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    active = ("Ralts", "me1-58", 0.5, 0.62)
-    benched = ("Ralts", "me1-58", 0.3, 0.86)
-    energy = ("Basic Psychic Energy", "sve-5", 0.67, 0.62)  # beside the Active, not touching
-    for k in range(18):
-        cards = [active, benched, energy][: 1 + k // 6]
-        cv2.imwrite(str(frames / f"{k:03d}.png"), _frame(cards))
-    result = _run("mirror", str(frames), "--deck-a", deck, "--json", home=tmp_path)
+    frames = _write_frames(tmp_path / "frames", 18)
+    result = cli("mirror", str(frames), "--deck-a", deck, "--json")
     assert result.returncode == 0, result.stderr
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [(x["type"], x["card"], x["player"], x["verdict"]) for x in lines] == [
@@ -261,36 +261,27 @@ def test_mirror_command_prints_bench_and_attach_lines(tmp_path: Path) -> None:
     assert lines[0]["t"] == pytest.approx(lines[0]["frame"] / 10)  # image folders play at 10 fps
 
 
-def test_mirror_command_unreadable_source_or_deck_exit_2(tmp_path: Path) -> None:
-    missing = _run("mirror", str(tmp_path / "nope.mp4"), "--json", home=tmp_path)
+def test_mirror_command_unreadable_source_or_deck_exit_2(tmp_path: Path, cli: Cli) -> None:
+    missing = cli("mirror", str(tmp_path / "nope.mp4"), "--json")
     assert missing.returncode == 2 and "nope.mp4" in missing.stderr
     (tmp_path / "empty").mkdir()
-    bad_deck = _run("mirror", str(tmp_path / "empty"), "--deck-a", str(tmp_path / "no-deck.txt"),
-                    "--json", home=tmp_path)
+    bad_deck = cli("mirror", str(tmp_path / "empty"), "--deck-a", str(tmp_path / "no-deck.txt"), "--json")
     assert bad_deck.returncode == 2 and "no-deck.txt" in bad_deck.stderr
 
 
-def test_run_prints_the_table_actions_while_the_dashboard_is_not_built(tmp_path: Path) -> None:
-    import cv2
-
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    active = ("Ralts", "me1-58", 0.5, 0.62)
-    benched = ("Ralts", "me1-58", 0.3, 0.86)
-    for k in range(12):
-        cv2.imwrite(str(frames / f"{k:03d}.png"), _frame([active, benched][: 1 + k // 6]))
-    result = _run("run", "--camera", str(frames), "--era", "platinum-2009", home=tmp_path)
+def test_run_prints_the_table_actions_while_the_dashboard_is_not_built(tmp_path: Path, cli: Cli) -> None:
+    frames = _write_frames(tmp_path / "frames", 12)
+    result = cli("run", "--camera", str(frames), "--era", "platinum-2009")
     assert result.returncode == 0, result.stderr
     assert "not built yet" in result.stderr
     assert [line.split(": ", 1)[1] for line in result.stdout.splitlines()] == ["A bench card=Ralts: accepted"]
-    refused = _run("run", "--camera", str(frames), "--era", "neo-2001", home=tmp_path)
+    refused = cli("run", "--camera", str(frames), "--era", "neo-2001")
     assert refused.returncode == 2 and "unknown era" in refused.stderr
 
 
 def test_table_hint_names_the_deck_evolutions_of_pokemon_in_play() -> None:
     import io
 
-    from assistant.embedded import embedded_deck_paths
     from table_assistant.recognize_command import candidate_names
 
     decks = [str(p) for p in embedded_deck_paths().values()]

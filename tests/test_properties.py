@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from assistant.cards import Attack, Card, basic_energy
 from assistant.editions import edition
+from assistant.embedded import embedded_decks
 from assistant.engine.coins import SeededCoins
 from assistant.engine.game import Game, Outcome
 from assistant.engine.log import replay
@@ -40,17 +41,7 @@ def _inline_deck(kind: str) -> list[Card]:
 
 
 DECKS = {"fire": _inline_deck("Fire"), "water": _inline_deck("Water")}
-
-
-def _embedded() -> list[list[Card]]:
-    try:
-        from assistant.embedded import embedded_decks
-    except ImportError:
-        return []
-    return [list(cards) for cards in embedded_decks().values()]
-
-
-ALL_DECKS = [DECKS["fire"], DECKS["water"], *_embedded()]
+ALL_DECKS = [DECKS["fire"], DECKS["water"], *(list(cards) for cards in embedded_decks().values())]
 
 
 def check_invariants(game: Game, outcome: Outcome) -> None:
