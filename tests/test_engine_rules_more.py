@@ -13,6 +13,7 @@ import pytest
 
 from assistant.cards import Ability, Attack, Card, basic_energy
 from assistant.editions import MEGA_EVOLUTION, Rulings, edition
+from assistant.embedded import embedded_deck_texts
 from assistant.engine.actions import ACTION_TYPES, Action
 from assistant.engine.coins import ScriptedCoins
 from assistant.engine.game import Game
@@ -408,3 +409,23 @@ def test_deck_check_lines_resolve_file_cards_first_then_the_printing() -> None:
     kirlia = resolve("Kirlia", "MEG", "59")
     assert kirlia is not None and kirlia.id == "me1-59"
     assert resolve("Not A Card", "XYZ", "1") is None
+
+
+def test_a_deck_check_with_an_unreadable_line_is_refused_with_that_line() -> None:
+    """SPEC §4: a list whose sixty cards read but which also has a line that is no card
+    line is not legal, and the refusal names that line (it used to crash: no rule
+    problem to report)."""
+    text = next(iter(embedded_deck_texts().values())) + "\nthis is not a card line\n"
+    outcome = game().play(Action("deck_check", deck=text))
+    assert not outcome.accepted and outcome.reason == "unreadable-line"
+    assert outcome.refusal is not None and "this is not a card line" in outcome.refusal.message
+
+
+def test_a_position_alias_may_name_a_card_elsewhere() -> None:
+    """SPEC §3: an inline card entry given as a string refers to a card named elsewhere:
+    another alias, or a card of the database (it used to crash before the lookup was
+    set up)."""
+    book = CardBook({"ralts": {"name": "Ralts", "supertype": "Pokémon", "subtypes": ["Basic"], "hp": 70},
+                     "r2": "ralts", "k": "me1-59"})
+    assert book.resolve("r2").hp == 70
+    assert book.resolve("k").name == "Kirlia"
