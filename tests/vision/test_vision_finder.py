@@ -12,7 +12,7 @@ from vision_scenes import CLEAN, NAMES, scene
 
 from vision.finder import FinderConfig, find_cards
 from vision.geometry import iou
-from vision.synthetic import Scene, SceneStyle
+from vision.synthetic import Scene, SceneStyle, compose, render_proxy
 
 
 def _best(quads: list[np.ndarray], truth: np.ndarray) -> float:
@@ -88,6 +88,23 @@ def test_pale_cards_on_a_pale_mat_are_outlined_whole():
     assert len(pale) == 2
     # The faint outline, not the art box inside it (IoU ~0.4 with the card).
     assert all(_best(quads, c.quad) > 0.8 for c in pale)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_card_whose_text_box_barely_stands_out_is_outlined_whole(seed):
+    # The lower half of a card, a pale text box on a pale mat, has a faint outline; its
+    # title and picture, cut off at the picture's lower edge, are card-shaped (sideways)
+    # and used to be found instead (IoU ~0.47).
+    mat = np.full((1080, 1920, 3), 190, np.uint8)
+    faces = [render_proxy(n, None, "pokemon", seed=seed * 10 + k)
+             for k, n in enumerate(["Pikachu", "Ralts", "Kirlia", "Eevee", "Lechonk"])]
+    lower = faces[-1].image[faces[-1].image.shape[0] // 2:]
+    lower[..., :3] = 190 + 18
+    style = SceneStyle(height_range=(250, 290), max_tilt_deg=4, touching=0.0, sleeves=0.0,
+                       glare=0.0, occlusion=0.0, blur=(0, 0.3), noise=(0, 2))
+    sc = compose(mat, faces, style, seed=seed)
+    faint = next(c for c in sc.cards if c.name == "Lechonk")
+    assert _best(find_cards(sc.image), faint.quad) > 0.85
 
 
 def test_a_card_partly_hidden_by_a_hand_is_not_cut_in_two():
