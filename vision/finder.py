@@ -16,7 +16,9 @@ tall there), then a refinement on finer pixels:
    neighbours; the quad is then scored by how much of each side has such an edge and by
    its proportions. The best quads win; a quad lying inside an accepted one (the art
    box, the inner frame) is dropped, and one far from the size of the table's other
-   cards (two touching cards, an art box) loses score.
+   cards (two touching cards, an art box) loses score. Around every quad that may be a
+   card's upper part (its title and picture are card-shaped, sideways) the whole card
+   is proposed and judged with a lower edge bar, for a pale text box on a pale mat.
 3. *Refinement*: the winners' sides are pushed out onto a faint outer outline if one
    lies just outside (a silver border on a grey mat), then snapped once more on a
    half-size (1080p) or full-size copy, probing only pixels next to the sides.

@@ -146,12 +146,10 @@ class Recognizer:
         else:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(THREADS, thread_name_prefix="card-reader")
-            # Each worker reads a share of the cards with its own engine; the results
-            # keep the finder's order.
-            shares = [quads[k::THREADS] for k in range(THREADS)]
-            done = list(self._pool.map(
-                lambda share: [self._read(self._engine(), frame, q, hint) for q in share], shares))
-            readings = [None] * len(quads)
-            for k, share in enumerate(done):
-                readings[k::THREADS] = share
+            # A worker free takes the next card, with its own engine: one unreadable card
+            # costs a dozen OCR calls where a clear one costs one or two, so fixed shares
+            # left one core idle while the other read on. The results keep the finder's
+            # order.
+            readings = list(self._pool.map(
+                lambda quad: self._read(self._engine(), frame, quad, hint), quads))
         return [r for r in readings if r is not None]
