@@ -73,6 +73,11 @@ class FinderConfig:
     max_corner_snaps: int = 1000
     #: Samples per side in the first, wide snap of every candidate.
     snap_samples: int = 16
+    #: The edge a whole card proposed around a part of one (``_completions``) needs
+    #: along its sides: half ``edge_grad``, since the part missed is most often a pale
+    #: text box on a pale mat (tune split, cards left without a quad of IoU >= 0.6: 11 of
+    #: 270 -> 7; at 14, 8; at 20, 9).
+    completion_grad: float = 10.0
     #: Refine corners on finer pixels (half size for a 1080p frame, else full size).
     full_res_refine: bool = True
     #: Gradient an edge needs in that refinement. The finer pixels show an outline
@@ -657,7 +662,7 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
     cuts = [rough for rect in big for cl in card_long for rough in _split(rect, cl)]
     consider(np.array(cuts, np.float32).reshape(-1, 4, 2))
     first = _select(list(scored))
-    consider(_completions(first), COMPLETION_GRAD)
+    consider(_completions(first), cfg.completion_grad)
     kept = _select(_by_table_size(scored, first))
     if not kept:
         return []
@@ -735,10 +740,6 @@ def _by_table_size(scored: list[tuple[float, np.ndarray]], first: list[np.ndarra
 #: A side within this fraction of a typical card's short (or long) side can be that side
 #: of a whole card (see ``_completions``).
 SIDE_SLACK = 0.2
-#: The edge a proposed whole card needs along its sides: half ``FinderConfig.edge_grad``,
-#: since the lower part missed is most often a pale text box on a pale mat (tune split,
-#: cards left without a quad of IoU >= 0.6: 11 of 270 -> 7; at 14, 8; at 20, 9).
-COMPLETION_GRAD = 10.0
 
 
 def _completions(first: list[np.ndarray]) -> np.ndarray:
@@ -754,9 +755,8 @@ def _completions(first: list[np.ndarray]) -> np.ndarray:
     if typical is None or len(first) < SIZE_MIN_CARDS:
         return np.empty((0, 4, 2), np.float32)
     proposals = []
-    for quad in first:
-        if _side_lengths(quad[None])[1][0] > typical:
-            continue
+    longs = _side_lengths(np.stack(first))[1]
+    for quad in (q for q, long in zip(first, longs, strict=True) if long <= typical):
         quad = clockwise(quad)
         centre = quad.mean(axis=0)
         for k in range(4):

@@ -41,7 +41,7 @@ def _contrast(a: float, b: float) -> float:
 def lean(frame: np.ndarray, quad: np.ndarray) -> float:
     """-3..3: positive when ``quad`` (printed order) is upright, negative when the card
     lies upside down in it; the larger, the surer."""
-    card = warp(frame, quad, LAYOUT_SIZE, cv2.INTER_AREA)
+    card = warp(frame, quad, LAYOUT_SIZE)
     grey = (cv2.cvtColor(card, cv2.COLOR_BGR2GRAY) if card.ndim == 3 else card).astype(np.float32)
     edges = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))
     h, w = grey.shape

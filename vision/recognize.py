@@ -11,6 +11,7 @@ to a name.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -20,7 +21,7 @@ from vision.finder import FinderConfig, find_cards
 from vision.geometry import rotation_of, turn_180
 from vision.layout import lean as layout_lean
 from vision.names import ACCEPT, NameMatch, NameMatcher
-from vision.ocr import Tesseract, title_band, title_reads
+from vision.ocr import LineRead, Tesseract, title_band, title_reads
 
 #: Most OCR calls on one end (its likeliest line first; its other window, fixed crops
 #: and light text follow).
@@ -63,8 +64,9 @@ class _End:
 
     def __init__(self, engine: Tesseract, frame: np.ndarray, quad: np.ndarray) -> None:
         self.quad = quad
-        self.reads = title_reads(engine, title_band(frame, quad))
-        self.texts: list[str] = []
+        self._engine, self._frame = engine, frame
+        self._reads: Iterator[LineRead] | None = None  # the band is straightened on the first read
+        self.saw_text = False
         self.calls = 0
         self.match = NameMatch(None, None, 0.0)
 
@@ -74,13 +76,14 @@ class _End:
 
     def read(self, matcher: NameMatcher, hint: tuple[str, ...]) -> None:
         """Read lines (at most ``MAX_READS``) until one names the card."""
+        if self._reads is None:
+            self._reads = title_reads(self._engine, title_band(self._frame, self.quad))
         while not self.named and self.calls < MAX_READS:
-            read = next(self.reads, None)
+            read = next(self._reads, None)
             if read is None:
                 return
             self.calls += 1
-            if len(read.text) >= 2:
-                self.texts.append(read.text)
+            self.saw_text |= len(read.text) >= 2
             self.match = matcher.add(self.match, read, hint)
 
 
@@ -125,7 +128,7 @@ class Recognizer:
         likely.read(self.matcher, hint)
         if not likely.named and lean < SURE_LEAN:
             other.read(self.matcher, hint)
-        if not likely.texts and not other.texts:
+        if not likely.saw_text and not other.saw_text:
             return None
         top = _top(likely, other, lean)
         match = self.matcher.decide(top.match)
