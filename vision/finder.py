@@ -721,14 +721,30 @@ SIZE_FALL = 3.0
 SIZE_MIN_CARDS = 3
 
 
+#: The table's typical card is this quantile of a first selection's long sides. Where a
+#: card's outline is faint, its upper part (0.7 of its length) or its art box can win
+#: the first selection, and several of those pulled a median down to their size (four
+#: of eleven on one real frame: median 180 px for cards 206-258 px tall), which then
+#: made the whole cards look too big. Whole cards are the bigger ones (tune split:
+#: 0.65-0.85 alike, 1.0 worse; generated mats at 200-260 px, recall@0.8 82.5 -> 90%).
+TYPICAL_QUANTILE = 0.75
+
+
+def _typical(first: list[np.ndarray]) -> float | None:
+    """The long side of the table's typical card, from a first selection ``first``."""
+    if not first:
+        return None
+    return float(np.quantile(_side_lengths(np.stack(first))[1], TYPICAL_QUANTILE))
+
+
 def _by_table_size(scored: list[tuple[float, np.ndarray]], first: list[np.ndarray]
                    ) -> list[tuple[float, np.ndarray]]:
-    """Scores lowered for quads whose size is not the table's, the median long side of
-    a first selection (``first``). A pair of touching cards side by side has a sideways
+    """Scores lowered for quads whose size is not the table's (``_typical`` of a first
+    selection, ``first``). A pair of touching cards side by side has a sideways
     card's proportions, and a card's art box a card's: only their size gives them away
     (tune split: recall 93/91/100% -> 96/93/100% per height band, a third fewer false
     finds)."""
-    typical = _median_long(first)
+    typical = _typical(first)
     if len(first) < SIZE_MIN_CARDS or typical is None or not scored:
         return scored
     longs = _side_lengths(np.stack([q for _s, q in scored]))[1]
@@ -747,11 +763,11 @@ def _completions(first: list[np.ndarray]) -> np.ndarray:
     part, title and picture down to the picture's lower edge, has a card's proportions
     turned sideways (63 × ~45 mm), and it wins when the lower part's outline is faint or
     touches a neighbour's. For every side of a quad no longer than the table's typical
-    card (the median of a first selection, ``first``) that is about as long as a card's
+    card (``_typical`` of a first selection, ``first``) that is about as long as a card's
     short or long side, the card of those proportions that has this side as its own and
     lies across the quad is proposed; snapping and scoring then judge it like any other
     candidate (a real card's proposals are that card again)."""
-    typical = _median_long(first)
+    typical = _typical(first)
     if typical is None or len(first) < SIZE_MIN_CARDS:
         return np.empty((0, 4, 2), np.float32)
     proposals = []

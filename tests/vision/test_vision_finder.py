@@ -127,3 +127,21 @@ def test_quads_are_four_float32_corners_and_the_config_is_honoured():
     for q in find_cards(sc.image, FinderConfig(max_height=300.0)):
         sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
         assert max(sides[0] + sides[2], sides[1] + sides[3]) / 2 <= 300 * 1.05
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_a_table_where_half_the_cards_barely_stand_out_keeps_its_card_size(seed):
+    # Four of eight cards have a pale text box on a pale mat, so their upper parts (0.7
+    # of a card) are found first. Their size must not become the table's card size,
+    # or the whole cards look too big next to it and the parts win.
+    mat = np.full((1080, 1920, 3), 190, np.uint8)
+    names = ["Pikachu", "Ralts", "Kirlia", "Eevee", "Lechonk", "Pawmi", "Tinkatink", "Fidough"]
+    faces = [render_proxy(n, None, "pokemon", seed=seed * 10 + k) for k, n in enumerate(names)]
+    for face in faces[:4]:
+        face.image[face.image.shape[0] // 2:, :, :3] = 190 + 18
+    style = SceneStyle(height_range=(250, 290), max_tilt_deg=4, touching=0.0, sleeves=0.0,
+                       glare=0.0, occlusion=0.0, blur=(0, 0.3), noise=(0, 2))
+    sc = compose(mat, faces, style, seed=seed)
+    quads = find_cards(sc.image)
+    faint = [c for c in sc.cards if c.name in names[:4]]
+    assert [_best(quads, c.quad) > 0.85 for c in faint] == [True] * 4
