@@ -48,7 +48,7 @@ def mirror(source: str, deck_files: Sequence[str], era: str, as_json: bool, out:
         return 2
     layout = TableLayout()
     table = TableMirror(edition(era), layout)
-    tracker = Tracker(Recognizer(NameMatcher(candidates.cards, candidates.deck)))
+    tracker = Tracker(Recognizer(NameMatcher(candidates.cards, candidates.deck, candidates.hit_points)))
     steady = _Steady(layout)
     frames = open_source(source)
     tracked: list = []  # the cards of the last frame: their evolutions are the hint

@@ -24,6 +24,9 @@ class Candidates:
     cards: list[tuple[str, str]]
     deck: list[tuple[str, str | None]] = field(default_factory=list)
     evolutions: dict[str, set[str]] = field(default_factory=dict)
+    #: The HP each deck name is printed with: it settles "Lugia V" against "Lugia VSTAR",
+    #: whose titles read alike (the suffix is a logo).
+    hit_points: dict[str, set[int]] = field(default_factory=dict)
     #: False when a deck list could not be read (reported on stderr).
     ok: bool = True
 
@@ -54,6 +57,8 @@ def candidate_names(deck_files: list[str], err: TextIO) -> Candidates:
             for entry in deck_list.entries:
                 card = entry.card
                 found.deck.append((card.name, card.id) if card else (entry.name, None))
+                if card is not None and card.hp is not None:
+                    found.hit_points.setdefault(card.name, set()).add(card.hp)
                 if card is not None and card.evolves_from:
                     found.evolutions.setdefault(card.evolves_from, set()).add(card.name)
     known = {name for name, _ in cards}
@@ -81,7 +86,7 @@ def recognize(images: list[str], deck_files: list[str], as_json: bool, out: Text
 
     err = err or sys.stderr
     candidates = candidate_names(deck_files, err)
-    recognizer = Recognizer(NameMatcher(candidates.cards, candidates.deck))
+    recognizer = Recognizer(NameMatcher(candidates.cards, candidates.deck, candidates.hit_points))
     status = 0 if candidates.ok else 2
     for path in images:
         frame = _read_image(path)

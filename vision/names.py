@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -86,6 +86,11 @@ class NameMatch:
     #: The best fuzzy score (0..100) of the text against any name, whether or not it is
     #: sure: a real title read the wrong way up scores far lower than one read upright.
     similarity: float = 0.0
+    #: With deck lists: how well the read fits the name alone (the confidence is also
+    #: held down by how close the next name comes), and the deck names that came as
+    #: close as this one (a tie: "Oinkologne" and "Oinkologne ex" read alike).
+    closeness: float = 0.0
+    rivals: tuple[str, ...] = ()
 
 
 class _Pool:
@@ -193,10 +198,14 @@ class NameMatcher:
     """Turns title reads into a card name, an id and a confidence."""
 
     def __init__(self, cards: Sequence[tuple[str, str]],
-                 deck: Sequence[tuple[str, str | None]] = ()) -> None:
+                 deck: Sequence[tuple[str, str | None]] = (),
+                 hit_points: Mapping[str, Iterable[int]] | None = None) -> None:
+        """``hit_points``: the HP each deck name is printed with (a name may have several
+        printings), which settles a tie between names whose titles read alike."""
         self.all = _Pool(cards)
         self.deck = _Pool(deck) if deck else None
         self._spellings = _Spellings(self.deck.names) if self.deck else None
+        self.hit_points = {name: frozenset(hps) for name, hps in (hit_points or {}).items()}
 
     def _judge(self, pool: _Pool, text: str, hint: set[str]) -> tuple[float, int | None, float]:
         scores: dict[int, float] = {}
@@ -261,8 +270,9 @@ class NameMatcher:
         closeness = min(1.0, max(0.0, 1.0 - first / (2 * SURE_COST)))
         lead = min(1.0, max(0.0, (second - first) / (2 * SURE_LEAD)))
         name = self.deck.names[int(order[0])]
+        rivals = tuple(self.deck.names[int(i)] for i in order[1:] if costs[i] < first + 2 * SURE_LEAD)
         return NameMatch(name, self._id_for(name, True), round(min(closeness, lead), 3), read.text,
-                         max(0.0, 100.0 - 2.0 * first))
+                         max(0.0, 100.0 - 2.0 * first), round(closeness, 3), rivals)
 
     def match(self, reads: Sequence[str | LineRead], hint: Iterable[str] = ()) -> NameMatch:
         """The best name for any of ``reads`` (several OCR'd lines or frames; a plain
@@ -279,8 +289,31 @@ class NameMatcher:
             read = LineRead(read, 1.0)
         hint_set = set(hint)
         new = self._match_deck(read, hint_set) if self.deck else self._match_all(read, hint_set)
-        top = new if new.confidence > best.confidence else best
+        # Equally unsure (two names tied): the read closer to them is kept, for its HP.
+        top = new if (new.confidence, new.closeness) > (best.confidence, best.closeness) else best
         return replace(top, similarity=max(best.similarity, new.similarity))
+
+    def hit_points_may_tell(self, match: NameMatch) -> bool:
+        """Whether an HP read could settle ``match``: its title was read well, but deck
+        names as close as its own (Lugia V and Lugia VSTAR, X and X ex: the suffix is a
+        logo OCR does not read) all have known HP, and not the same."""
+        if match.confidence >= ACCEPT or not match.rivals or match.closeness < ACCEPT:
+            return False
+        group = [self.hit_points.get(name) for name in (match.name, *match.rivals)]
+        return all(group) and len(set(group)) == len(group)
+
+    def by_hit_points(self, match: NameMatch, digits: str) -> NameMatch:
+        """``match`` settled by the digits read in the HP corner: the one name of the tie
+        whose HP figure is among them. Unchanged when none or several fit (a stray digit
+        beside the figure must not pick 60 over 160)."""
+        if not digits or not self.hit_points_may_tell(match):
+            return match
+        group = (match.name, *match.rivals)
+        fits = [name for name in group if any(str(hp) in digits for hp in self.hit_points[name])]
+        if len(fits) != 1:
+            return match
+        return replace(match, name=fits[0], card_id=self._id_for(fits[0], True),
+                       confidence=match.closeness, rivals=())
 
     def _id_for(self, name: str, in_deck: bool) -> str | None:
         if in_deck and self.deck is not None:

@@ -21,7 +21,7 @@ from vision.finder import FinderConfig, find_cards
 from vision.geometry import rotation_of, turn_180
 from vision.layout import lean as layout_lean
 from vision.names import ACCEPT, NameMatch, NameMatcher
-from vision.ocr import LineRead, Tesseract, title_band, title_reads
+from vision.ocr import LineRead, Tesseract, read_hit_points, title_band, title_reads
 
 #: Most OCR calls on one end (its likeliest line first; its other window, fixed crops
 #: and light text follow).
@@ -65,7 +65,9 @@ class _End:
     def __init__(self, engine: Tesseract, frame: np.ndarray, quad: np.ndarray) -> None:
         self.quad = quad
         self._engine, self._frame = engine, frame
-        self._reads: Iterator[LineRead] | None = None  # the band is straightened on the first read
+        self._band: np.ndarray | None = None  # straightened on the first read
+        self._reads: Iterator[LineRead] | None = None
+        self._hp_read = False
         self.saw_text = False
         self.calls = 0
         self.match = NameMatch(None, None, 0.0)
@@ -75,16 +77,22 @@ class _End:
         return self.match.confidence >= ACCEPT
 
     def read(self, matcher: NameMatcher, hint: tuple[str, ...]) -> None:
-        """Read lines (at most ``MAX_READS``) until one names the card."""
+        """Read lines (at most ``MAX_READS``) until one names the card; a title that reads
+        as two deck names alike then gets one read of its HP."""
         if self._reads is None:
-            self._reads = title_reads(self._engine, title_band(self._frame, self.quad))
+            self._band = title_band(self._frame, self.quad)
+            self._reads = title_reads(self._engine, self._band)
         while not self.named and self.calls < MAX_READS:
             read = next(self._reads, None)
             if read is None:
-                return
+                break
             self.calls += 1
             self.saw_text |= len(read.text) >= 2
             self.match = matcher.add(self.match, read, hint)
+        if not self.named and not self._hp_read and matcher.hit_points_may_tell(self.match):
+            self._hp_read = True
+            self.calls += 1
+            self.match = matcher.by_hit_points(self.match, read_hit_points(self._engine, self._band))
 
 
 def _top(likely: _End, other: _End, lean: float) -> _End:

@@ -56,9 +56,10 @@ class CardFace:
 
 
 def render_proxy(name: str, card_id: str | None = None, kind: str = "pokemon",
-                 seed: int = 0) -> CardFace:
+                 seed: int = 0, hp: int | None = None) -> CardFace:
     """Our own proxy card for ``name``. ``kind`` is ``pokemon``, ``trainer`` or
-    ``energy``: the title sits where that kind of card prints it."""
+    ``energy``: the title sits where that kind of card prints it. A Pokémon's ``hp`` is
+    random unless given; like a real card's, it is followed by a type symbol."""
     rng = random.Random(seed)
     w, h = PROXY_SIZE
     border = rng.choice([(200, 200, 205), (235, 205, 60), (180, 185, 190)])
@@ -76,9 +77,12 @@ def render_proxy(name: str, card_id: str | None = None, kind: str = "pokemon",
                font=_font(True, int(0.016 * h), italic=True), fill=(90, 90, 90))
         d.text((int(0.19 * w), int(0.073 * h)), name, font=title, fill=(25, 25, 25),
                anchor="ls")
-        hp = f"HP {rng.randrange(40, 340, 10)}"
-        d.text((int(0.90 * w), int(0.073 * h)), hp, font=_font(True, int(0.04 * h)),
+        figure = rng.randrange(40, 340, 10)
+        d.text((int(0.875 * w), int(0.073 * h)), f"HP {hp or figure}", font=_font(True, int(0.045 * h)),
                fill=(30, 30, 30), anchor="rs")
+        r = int(0.025 * w)
+        d.ellipse((int(0.92 * w) - r, int(0.058 * h) - r, int(0.92 * w) + r, int(0.058 * h) + r),
+                  fill=tuple(rng.randint(60, 200) for _ in range(3)))
     else:
         label = "Energy" if kind == "energy" else rng.choice(["Item", "Supporter", "Stadium"])
         d.text((int(0.05 * w), int(0.02 * h)), label, font=_font(True, int(0.02 * h)),

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import random
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -57,6 +58,27 @@ def all_names() -> list[tuple[str, str]]:
     out = []
     for f in sorted(CARDS.glob("*.json")):
         out.extend((c["name"], c["id"]) for c in json.loads(f.read_text()))
+    return out
+
+
+@cache
+def _hp_by_id() -> dict[str, int]:
+    out = {}
+    for f in sorted(CARDS.glob("*.json")):
+        for c in json.loads(f.read_text()):
+            if str(c.get("hp", "")).isdigit():
+                out[c["id"]] = int(c["hp"])
+    return out
+
+
+def hit_points(deck: Iterable[tuple[str, str | None]]) -> dict[str, set[int]]:
+    """The HP each name of ``deck`` ((name, id) pairs) is printed with, as the command
+    line hands it to vision."""
+    hp = _hp_by_id()
+    out: dict[str, set[int]] = {}
+    for name, card_id in deck:
+        if card_id in hp:
+            out.setdefault(name, set()).add(hp[card_id])
     return out
 
 

@@ -81,7 +81,8 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
                                             seed=lo):
             extra = rng.sample(pool, 24)
             deck = [(c.name, c.card_id) for c in chosen + extra]
-            for mode, matcher in (("deck", NameMatcher(all_cards, deck)), ("none", full)):
+            deck_matcher = NameMatcher(all_cards, deck, evalset.hit_points(deck))
+            for mode, matcher in (("deck", deck_matcher), ("none", full)):
                 # One recognizer throughout: its Tesseract engines load once, as in use.
                 rec.matcher = matcher
                 t = time.perf_counter()

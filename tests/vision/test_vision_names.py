@@ -134,3 +134,32 @@ def test_with_deck_lists_similarity_still_ranks_reads_too_poor_to_name_a_card():
     m = NameMatcher(CARDS, deck=[("Flittle", "sv1-100"), ("Skwovet", "sv1-151")])
     near, noise = m.match(["Fxitxie"]), m.match(["ee | A"])
     assert m.decide(near).name is None and near.similarity > noise.similarity
+
+
+OINKOLOGNE = [("Oinkologne", "sv1-158"), ("Oinkologne ex", "sv1-159"), ("Skwovet", "sv1-151")]
+OINKOLOGNE_HP = {"Oinkologne": {130}, "Oinkologne ex": {260}, "Skwovet": {60}}
+
+
+def test_a_title_two_deck_names_share_waits_for_the_hp():
+    m = NameMatcher(OINKOLOGNE, deck=OINKOLOGNE, hit_points=OINKOLOGNE_HP)
+    tie = m.match(["Oinkologne"])
+    assert m.decide(tie).name is None  # the "ex" is a logo: the text cannot tell
+    assert m.hit_points_may_tell(tie)
+    # The HP corner's digits, with a stray one from the type symbol beside the figure.
+    settled = m.decide(m.by_hit_points(tie, "2608"))
+    assert settled.name == "Oinkologne ex" and settled.card_id == "sv1-159"
+    assert m.decide(m.by_hit_points(tie, "1304")).name == "Oinkologne"
+
+
+def test_an_hp_read_that_fits_neither_or_both_settles_nothing():
+    m = NameMatcher(OINKOLOGNE, deck=OINKOLOGNE, hit_points=OINKOLOGNE_HP)
+    tie = m.match(["Oinkologne"])
+    for digits in ("", "80", "1302608"):
+        assert m.decide(m.by_hit_points(tie, digits)).name is None
+
+
+def test_without_the_deck_cards_hp_a_tie_stays_unsure():
+    m = NameMatcher(OINKOLOGNE, deck=OINKOLOGNE, hit_points={"Oinkologne": {130}})
+    tie = m.match(["Oinkologne"])
+    assert not m.hit_points_may_tell(tie)
+    assert m.decide(m.by_hit_points(tie, "260")).name is None

@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from vision.ocr import WINDOWS, Tesseract, _box, _grey, find_lines, title_band, title_images
+from vision.ocr import WINDOWS, Tesseract, _box, _grey, find_lines, read_hit_points, title_band, title_images
 from vision.recognize import MAX_READS
 from vision.synthetic import render_proxy
 
@@ -34,3 +34,8 @@ def test_a_longer_row_under_a_trainer_title_does_not_hide_it():
     assert "Katy" in texts[1]
     offered = [engine.read_line(image).text for image in list(title_images(band))[:MAX_READS]]
     assert sum("Katy" in text for text in offered) >= 1
+
+
+def test_the_hp_figure_is_read_from_its_corner():
+    face = render_proxy("Oinkologne", kind="pokemon", seed=1, hp=260).image[:, :, :3].copy()
+    assert "260" in read_hit_points(Tesseract(), _band(face))

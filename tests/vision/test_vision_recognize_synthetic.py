@@ -74,3 +74,26 @@ def test_a_card_is_read_either_way_up_from_its_outline(recognizer, kind):
             r = recognizer.read(sc.image, np.asarray(quad))
             assert r is not None and r.rotation == card.rotation
             assert r.name in (card.name, None)
+
+
+def test_a_deck_with_a_card_and_its_ex_is_told_apart_by_the_hp():
+    # "Oinkologne" and "Oinkologne ex" print the same title (the "ex" is a logo); the
+    # deck lists' HP (130 and 260) and the figure on the card settle it.
+    from vision.names import NameMatcher
+    from vision.ocr import Tesseract
+    from vision.recognize import Recognizer
+    from vision.synthetic import compose, generated_mat, render_proxy
+
+    deck = [("Oinkologne", "sv1-158"), ("Oinkologne ex", "sv1-159"), ("Lechonk", "sv1-156")]
+    faces = [render_proxy("Oinkologne ex", "sv1-159", "pokemon", seed=1, hp=260),
+             render_proxy("Oinkologne", "sv1-158", "pokemon", seed=2, hp=130)]
+    style = SceneStyle(height_range=(300, 340), rotations=(0, 180), max_tilt_deg=5, touching=0.0,
+                       sleeves=0.0, glare=0.0, occlusion=0.0, blur=(0, 0.3), noise=(0, 2))
+    sc = compose(generated_mat((1920, 1080), 3), faces, style, seed=3)
+    engine = Tesseract()
+    told = Recognizer(NameMatcher(deck, deck, {"Oinkologne": {130}, "Oinkologne ex": {260}}),
+                      engine=engine)
+    untold = Recognizer(NameMatcher(deck, deck), engine=engine)
+    for card in sc.cards:
+        assert told.read(sc.image, card.quad).name == card.name
+        assert untold.read(sc.image, card.quad).name is None
