@@ -290,3 +290,17 @@ def test_table_hint_names_the_deck_evolutions_of_pokemon_in_play() -> None:
     assert candidates.hint(["Ralts", None, "Basic Psychic Energy"]) == ("Kirlia",)
     assert candidates.hint(["Kirlia", "Scorbunny"]) == ("Mega Gardevoir ex", "Raboot")
     assert candidates.hint([]) == ()
+
+
+def test_vision_gets_the_hp_of_the_deck_cards() -> None:
+    import io
+
+    from table_assistant.recognize_command import candidate_names
+
+    decks = [str(p) for p in embedded_deck_paths().values()]
+    candidates = candidate_names(decks, io.StringIO())
+    # What settles a title two deck cards share (a card and its ex): every Pokémon of the
+    # lists with the HP it is printed with; no Trainer or Energy.
+    assert candidates.hit_points["Ralts"] and candidates.hit_points["Kirlia"]
+    assert all(isinstance(hp, int) and hp > 0 for hps in candidates.hit_points.values() for hp in hps)
+    assert "Basic Psychic Energy" not in candidates.hit_points
