@@ -198,11 +198,12 @@ def _side_lengths(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.minimum(one, other), np.maximum(one, other)
 
 
-def _median_long(quads: Sequence[np.ndarray]) -> float | None:
-    """The median long side of ``quads``, or None for none."""
+def _long_side(quads: Sequence[np.ndarray], quantile: float = 0.5) -> float | None:
+    """The ``quantile`` (the median unless told) of the long sides of ``quads``, or None
+    for none."""
     if not quads:
         return None
-    return float(np.median(_side_lengths(np.stack(quads))[1]))
+    return float(np.quantile(_side_lengths(np.stack(quads))[1], quantile))
 
 
 def _split(rect: tuple, card_long: float) -> list[np.ndarray]:
@@ -635,7 +636,7 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
             scored.append((float(sup[k].mean() * shape[k]), q[k]))
 
     consider(np.array(quads, np.float32).reshape(-1, 4, 2))
-    first = _median_long([q for _s, q in scored])
+    first = _long_side([q for _s, q in scored])
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     corners = _dedupe(_corner_quads(grey, lo, hi, [first] if first else [], cfg.lsd_scale))
     if len(corners):
@@ -657,7 +658,7 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
         consider(_suppress(cand, NMS_DIST))
     # Cards on one table are about the same size: cut blobs of touching cards into cards
     # of the size already found (or, with none found yet, of every plausible size).
-    found = _median_long([q for _s, q in scored])
+    found = _long_side([q for _s, q in scored])
     card_long = [found] if found else list(np.linspace(lo, hi, 6)[1:-1])
     cuts = [rough for rect in big for cl in card_long for rough in _split(rect, cl)]
     consider(np.array(cuts, np.float32).reshape(-1, 4, 2))
@@ -730,21 +731,14 @@ SIZE_MIN_CARDS = 3
 TYPICAL_QUANTILE = 0.75
 
 
-def _typical(first: list[np.ndarray]) -> float | None:
-    """The long side of the table's typical card, from a first selection ``first``."""
-    if not first:
-        return None
-    return float(np.quantile(_side_lengths(np.stack(first))[1], TYPICAL_QUANTILE))
-
-
 def _by_table_size(scored: list[tuple[float, np.ndarray]], first: list[np.ndarray]
                    ) -> list[tuple[float, np.ndarray]]:
-    """Scores lowered for quads whose size is not the table's (``_typical`` of a first
-    selection, ``first``). A pair of touching cards side by side has a sideways
-    card's proportions, and a card's art box a card's: only their size gives them away
-    (tune split: recall 93/91/100% -> 96/93/100% per height band, a third fewer false
-    finds)."""
-    typical = _typical(first)
+    """Scores lowered for quads whose size is not the table's (the ``TYPICAL_QUANTILE``
+    of a first selection's long sides, ``first``). A pair of touching cards side by side
+    has a sideways card's proportions, and a card's art box a card's: only their size
+    gives them away (tune split: recall 93/91/100% -> 96/93/100% per height band, a
+    third fewer false finds)."""
+    typical = _long_side(first, TYPICAL_QUANTILE)
     if len(first) < SIZE_MIN_CARDS or typical is None or not scored:
         return scored
     longs = _side_lengths(np.stack([q for _s, q in scored]))[1]
@@ -763,11 +757,11 @@ def _completions(first: list[np.ndarray]) -> np.ndarray:
     part, title and picture down to the picture's lower edge, has a card's proportions
     turned sideways (63 × ~45 mm), and it wins when the lower part's outline is faint or
     touches a neighbour's. For every side of a quad no longer than the table's typical
-    card (``_typical`` of a first selection, ``first``) that is about as long as a card's
-    short or long side, the card of those proportions that has this side as its own and
+    card (``TYPICAL_QUANTILE`` of a first selection's long sides, ``first``) that is about
+    as long as a card's short or long side, the card of those proportions that has this side as its own and
     lies across the quad is proposed; snapping and scoring then judge it like any other
     candidate (a real card's proposals are that card again)."""
-    typical = _typical(first)
+    typical = _long_side(first, TYPICAL_QUANTILE)
     if typical is None or len(first) < SIZE_MIN_CARDS:
         return np.empty((0, 4, 2), np.float32)
     proposals = []
