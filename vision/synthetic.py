@@ -162,6 +162,10 @@ class SceneStyle:
     """How hard a scene is. Heights are the cards' printed height in frame pixels."""
 
     height_range: tuple[float, float] = (200, 440)
+    #: Every card of a frame at one height drawn from ``height_range``, as on a real table
+    #: (only the camera's perspective and sleeves then make them differ); otherwise each
+    #: card's own height is drawn, a harder table than any real one.
+    same_size: bool = False
     max_tilt_deg: float = 20.0
     #: The camera's tilt off vertical is drawn from ``[min_tilt_deg, max_tilt_deg]``.
     min_tilt_deg: float = 0.0
@@ -222,14 +226,15 @@ def compose(background: np.ndarray, faces: Sequence[CardFace], style: SceneStyle
     frame = cv2.warpPerspective(frame, cam, (fw, fh), borderMode=cv2.BORDER_REFLECT)
     placed: list[tuple[np.ndarray, np.ndarray, CardFace, bool]] = []
     taken: list[np.ndarray] = []
+    table_height = rng.uniform(*style.height_range) if style.same_size else None
     for face in faces:
         sleeved = rng.random() < style.sleeves
         img = _sleeve(face.image, rng) if sleeved else face.image
         ih, iw = img.shape[:2]
-        height = rng.uniform(*style.height_range)
+        height = table_height or rng.uniform(*style.height_range)
         scale = height / ih
         rot = rng.choice(list(style.rotations)) + rng.uniform(-style.jitter_deg, style.jitter_deg)
-        for _attempt in range(60):
+        for _attempt in range(200):
             if taken and rng.random() < style.touching:
                 ref = rng.choice(taken)
                 cx, cy = ref.mean(axis=0)
@@ -246,6 +251,11 @@ def compose(background: np.ndarray, faces: Sequence[CardFace], style: SceneStyle
             quad = cv2.transform(corners[None], m)[0]
             if (quad[:, 0].min() < x0 or quad[:, 1].min() < y0 or quad[:, 0].max() > x1
                     or quad[:, 1].max() > y1):
+                continue
+            # The camera's keystone enlarges the picture, so a card laid near an edge can
+            # end up partly out of view; a card's truth is only fair when all of it is seen.
+            seen = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64), cam)[:, 0]
+            if seen.min() < 0 or seen[:, 0].max() > fw or seen[:, 1].max() > fh:
                 continue
             hull = quad.astype(np.float32)
             if any(cv2.intersectConvexConvex(hull, t)[0] > 2.0 for t in taken):

@@ -94,11 +94,12 @@ def mats() -> list:
 def frames(split: str, count: int, height_range: tuple[float, float], per_frame: int = 10,
            seed: int = 0, style: SceneStyle | None = None) -> Iterator[tuple[Scene, list[EvalCard]]]:
     """``count`` composites of ``split`` scans, ``per_frame`` cards each, with the cards
-    of the frame (for building deck lists)."""
+    of the frame (for building deck lists). As on a real table, the cards of one frame
+    share a height (``SceneStyle.same_size``) unless ``style`` says otherwise."""
     pool = scans(split)
     backgrounds = mats()
     rng = random.Random(seed)
-    base = style or SceneStyle()
+    base = style or SceneStyle(same_size=True)
     for k in range(count):
         chosen = rng.sample(pool, min(per_frame, len(pool)))
         faces: list[CardFace] = [load_face(c.path, c.name, c.card_id) for c in chosen]

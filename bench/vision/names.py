@@ -58,7 +58,7 @@ def scenes(split: str, band: tuple[int, int], seed: int = 0, per_frame: int = 8)
     rng = random.Random(seed * 7919 + band[0])
     rng.shuffle(pool)
     mats = evalset.mats()
-    style = SceneStyle(height_range=band, touching=0.2, occlusion=0.0)
+    style = SceneStyle(height_range=band, touching=0.2, occlusion=0.0, same_size=True)
     for k in range(0, len(pool), per_frame):
         chosen = pool[k:k + per_frame]
         faces = [load_face(c.path, c.name, c.card_id) for c in chosen]
