@@ -284,12 +284,13 @@ def _segments(grey: np.ndarray, min_len: float, scale: float = 0.8) -> tuple[np.
     return p[keep], q[keep]
 
 
-def _corner_quads(grey: np.ndarray, lo: float, hi: float, sizes: list[float], lsd_scale: float = 0.8
+def _corner_quads(segments: tuple[np.ndarray, np.ndarray], lo: float, hi: float, sizes: list[float]
                   ) -> np.ndarray:
-    """Rough quads from corners: two straight segments meeting at about a right angle
-    at their ends are two sides of a card. The card's size comes from the segments'
-    lengths (a side seen whole) and from ``sizes`` (card heights already found)."""
-    p, q = _segments(grey, lo * CARD_ASPECT * 0.3, lsd_scale)
+    """Rough quads from corners: two straight ``segments`` (starts, ends) meeting at
+    about a right angle at their ends are two sides of a card. The card's size comes
+    from the segments' lengths (a side seen whole) and from ``sizes`` (card heights
+    already found)."""
+    p, q = segments
     if len(p) < 2 or len(p) > 1500:
         return np.zeros((0, 4, 2), np.float32)
     length = np.linalg.norm(q - p, axis=1)
@@ -636,12 +637,15 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
             scored.append((float(sup[k].mean() * shape[k]), q[k]))
 
     consider(np.array(quads, np.float32).reshape(-1, 4, 2))
-    first = _long_side([q for _s, q in scored])
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    corners = _dedupe(_corner_quads(grey, lo, hi, [first] if first else [], cfg.lsd_scale))
-    if len(corners):
+    segments = _segments(grey, lo * CARD_ASPECT * 0.3, cfg.lsd_scale)
+    dist = cv2.distanceTransform(255 - edges, cv2.DIST_L2, 3)
+
+    def consider_corners(sizes: list[float]) -> None:
+        corners = _dedupe(_corner_quads(segments, lo, hi, sizes))
+        if not len(corners):
+            return
         # Cheap screen first: most corner hypotheses have no outline along their sides.
-        dist = cv2.distanceTransform(255 - edges, cv2.DIST_L2, 3)
         sup = _coarse_support(corners, dist, max(3.0, lo * CARD_ASPECT * 0.07))
         rank = sup.mean(axis=1)
         good = np.nonzero((rank >= 0.55) & (sup.min(axis=1) >= 0.2))[0]
@@ -656,6 +660,14 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
             alike = np.abs(cl[:, None] / kl[None] - 1) < 0.12
             cand = cand[~(near & alike).any(axis=1)]
         consider(_suppress(cand, NMS_DIST))
+
+    first = _long_side([q for _s, q in scored])
+    consider_corners([first] if first else [])
+    if first is None and (sized := _long_side([q for _s, q in scored])):
+        # No outline closed into a contour, so the corners were sized by their own
+        # segments, often a side's visible part only: size them again by the cards
+        # those found.
+        consider_corners([sized])
     # Cards on one table are about the same size: cut blobs of touching cards into cards
     # of the size already found (or, with none found yet, of every plausible size).
     found = _long_side([q for _s, q in scored])
