@@ -333,16 +333,23 @@ def _corner_quads(segments: tuple[np.ndarray, np.ndarray], lo: float, hi: float,
     return np.concatenate(quads).astype(np.float32)
 
 
+def _long_edges(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per quad the length of the longer of its first two sides and that side's angle
+    (radians): a quad's size and direction, for telling near-equal quads apart."""
+    e1 = quads[:, 1] - quads[:, 0]
+    e2 = quads[:, 2] - quads[:, 1]
+    l1, l2 = np.linalg.norm(e1, axis=1), np.linalg.norm(e2, axis=1)
+    e = np.where((l1 >= l2)[:, None], e1, e2)
+    return np.maximum(l1, l2), np.arctan2(e[:, 1], e[:, 0])
+
+
 def _dedupe(quads: np.ndarray) -> np.ndarray:
     """One of each group of nearly equal quads."""
     if len(quads) == 0:
         return quads
     c = quads.mean(axis=1)
-    side = np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)
-    other = np.linalg.norm(quads[:, 2] - quads[:, 1], axis=1)
-    long = np.maximum(side, other)
-    e = np.where((side >= other)[:, None], quads[:, 1] - quads[:, 0], quads[:, 2] - quads[:, 1])
-    ang = np.degrees(np.arctan2(e[:, 1], e[:, 0])) % 180
+    long, angle = _long_edges(quads)
+    ang = np.degrees(angle) % 180
     grid = long * 0.06
     key = np.stack([c[:, 0] / grid, c[:, 1] / grid, np.log(long) / 0.06,
                     ang / 6], axis=1).astype(np.int64)
@@ -591,8 +598,7 @@ def _refine(fine: np.ndarray, quads: np.ndarray, reach: float, cfg: FinderConfig
     quads = quads.astype(np.float32)
     thr = cfg.refine_grad
     if cfg.border_search > 0:
-        s = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
-        short = np.minimum(s[:, 0] + s[:, 2], s[:, 1] + s[:, 3]) / 2
+        short, _long = _side_lengths(quads)
         band = np.maximum(reach, cfg.border_search * short).astype(np.float32)
         wide, ok = _snap_many(quads, fine, band, thr * cfg.border_grad, samples=cfg.border_samples,
                               outer=cfg.border_support)
@@ -669,13 +675,13 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
             cand = cand[~(near & alike).any(axis=1)]
         consider(_suppress(cand, NMS_DIST))
 
-    first = _long_side([q for _s, q in scored])
-    consider_corners([first] if first else [])
-    if first is None and (sized := _long_side([q for _s, q in scored])):
+    size = _long_side([q for _s, q in scored])
+    consider_corners([size] if size else [])
+    if size is None and (size := _long_side([q for _s, q in scored])):
         # No outline closed into a contour, so the corners were sized by their own
         # segments, often a side's visible part only: size them again by the cards
         # those found.
-        consider_corners([sized])
+        consider_corners([size])
     # Cards on one table are about the same size: cut blobs of touching cards into cards
     # of the size already found (or, with none found yet, of every plausible size).
     found = _long_side([q for _s, q in scored])
@@ -716,12 +722,7 @@ def _suppress(quads: np.ndarray, dist: float) -> np.ndarray:
     if len(quads) < 2 or dist <= 0:
         return quads
     c = quads.mean(axis=1)
-    e1 = quads[:, 1] - quads[:, 0]
-    e2 = quads[:, 2] - quads[:, 1]
-    l1, l2 = np.linalg.norm(e1, axis=1), np.linalg.norm(e2, axis=1)
-    long = np.maximum(l1, l2)
-    e = np.where((l1 >= l2)[:, None], e1, e2)
-    ang = np.arctan2(e[:, 1], e[:, 0])
+    long, ang = _long_edges(quads)
     dang = np.abs(np.angle(np.exp(2j * (ang[:, None] - ang[None])))) / 2
     same = ((np.linalg.norm(c[:, None] - c[None], axis=2) < dist * long[:, None])
             & (np.abs(long[:, None] / long[None] - 1) < dist) & (dang < dist))
@@ -788,10 +789,10 @@ def _completions(first: list[np.ndarray]) -> np.ndarray:
     part, title and picture down to the picture's lower edge, has a card's proportions
     turned sideways (63 × ~45 mm), and it wins when the lower part's outline is faint or
     touches a neighbour's. For every side of a quad no longer than the table's typical
-    card (``TYPICAL_QUANTILE`` of a first selection's long sides, ``first``) that is about
-    as long as a card's short or long side, the card of those proportions that has this side as its own and
-    lies across the quad is proposed; snapping and scoring then judge it like any other
-    candidate (a real card's proposals are that card again)."""
+    card (``TYPICAL_QUANTILE`` of a first selection's long sides, ``first``) that is
+    about as long as a card's short or long side, the card of those proportions that has
+    this side as its own and lies across the quad is proposed; snapping and scoring then
+    judge it like any other candidate (a real card's proposals are that card again)."""
     typical = _long_side(first, TYPICAL_QUANTILE)
     if typical is None or len(first) < SIZE_MIN_CARDS:
         return np.empty((0, 4, 2), np.float32)
@@ -831,11 +832,12 @@ def _select(scored: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
         # Only quads whose bounding boxes meet can overlap: a cheap test first.
         ks = np.array(kept, int)
         meet = ks[(lo_[ks] < hi_[i]).all(axis=1) & (hi_[ks] > lo_[i]).all(axis=1)]
-        clash = [k for k in meet if overlap(quad, quads[k]) >= 0.3]
+        shared = {k: overlap(quad, quads[k]) for k in meet}
+        clash = [k for k, part in shared.items() if part >= 0.3]
         if not clash:
             kept.append(i)
             continue
-        if all(areas[i] > 1.15 * areas[k] and overlap(quad, quads[k]) > 0.85
+        if all(areas[i] > 1.15 * areas[k] and shared[k] > 0.85
                and score > SELECT_GROW * scored[k][0]
                and (areas[i] >= PART_AREA * areas[k] or _surrounds(quad, quads[k])) for k in clash):
             kept = [k for k in kept if k not in clash]

@@ -224,6 +224,8 @@ def compose(background: np.ndarray, faces: Sequence[CardFace], style: SceneStyle
     x0, y0, x1, y1 = region or (0, 0, fw, fh)
     cam = _camera((fw, fh), rng.uniform(style.min_tilt_deg, style.max_tilt_deg), rng)
     frame = cv2.warpPerspective(frame, cam, (fw, fh), borderMode=cv2.BORDER_REFLECT)
+    # Per card: where it lies on the table (a 2×3 matrix), its corners in the frame, its
+    # face, whether sleeved.
     placed: list[tuple[np.ndarray, np.ndarray, CardFace, bool]] = []
     taken: list[np.ndarray] = []
     table_height = rng.uniform(*style.height_range) if style.same_size else None
@@ -261,10 +263,10 @@ def compose(background: np.ndarray, faces: Sequence[CardFace], style: SceneStyle
             if any(cv2.intersectConvexConvex(hull, t)[0] > 2.0 for t in taken):
                 continue
             taken.append(hull)
-            placed.append((m, quad, face, sleeved))
+            placed.append((m, seen, face, sleeved))
             break
     scene = Scene(frame)
-    for m, quad, face, sleeved in placed:
+    for m, seen, face, sleeved in placed:
         img = _sleeve(face.image, rng) if sleeved else face.image
         full = np.vstack([m, [0, 0, 1]]).astype(np.float64)
         h_total = cam @ full
@@ -273,8 +275,7 @@ def compose(background: np.ndarray, faces: Sequence[CardFace], style: SceneStyle
                                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
         alpha = warped[:, :, 3:4].astype(np.float32) / 255
         frame[:] = (warped[:, :, :3] * alpha + frame * (1 - alpha)).astype(np.uint8)
-        q = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64), cam)
-        q = q.reshape(4, 2).astype(np.float32)
+        q = seen.astype(np.float32)
         scene.cards.append(PlacedCard(face.name, face.card_id, q, rotation_of(q), card_height(q),
                                       sleeved=sleeved))
     _photograph(scene, style, rng)

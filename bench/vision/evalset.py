@@ -53,22 +53,25 @@ def scans(split: str | None = None) -> list[EvalCard]:
     return out
 
 
-def all_names() -> list[tuple[str, str]]:
-    """(name, id) for every card of the shared database: the no-deck-list candidates."""
+@cache
+def _database() -> tuple[tuple[str, str, int | None], ...]:
+    """(name, id, HP or None) of every card of the shared database, read once."""
     out = []
     for f in sorted(CARDS.glob("*.json")):
-        out.extend((c["name"], c["id"]) for c in json.loads(f.read_text()))
-    return out
+        for c in json.loads(f.read_text()):
+            hp = str(c.get("hp", ""))
+            out.append((c["name"], c["id"], int(hp) if hp.isdigit() else None))
+    return tuple(out)
+
+
+def all_names() -> list[tuple[str, str]]:
+    """(name, id) for every card of the shared database: the no-deck-list candidates."""
+    return [(name, card_id) for name, card_id, _hp in _database()]
 
 
 @cache
 def _hp_by_id() -> dict[str, int]:
-    out = {}
-    for f in sorted(CARDS.glob("*.json")):
-        for c in json.loads(f.read_text()):
-            if str(c.get("hp", "")).isdigit():
-                out[c["id"]] = int(c["hp"])
-    return out
+    return {card_id: hp for _name, card_id, hp in _database() if hp is not None}
 
 
 def hit_points(deck: Iterable[tuple[str, str | None]]) -> dict[str, set[int]]:
