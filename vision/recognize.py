@@ -124,12 +124,11 @@ class Recognizer:
              ) -> CardReading | None:
         """Name the card at ``quad`` (either way up) and turn ``quad`` upright. None when
         neither end has a line of letters: not a card, or not one to read."""
-        return self._read(self.engine, frame, quad, hint)
+        quad = np.asarray(quad, dtype=np.float32)
+        return self._read(self.engine, frame, quad, hint, layout_lean(frame, quad))
 
     def _read(self, engine: Tesseract, frame: np.ndarray, quad: np.ndarray,
-              hint: tuple[str, ...]) -> CardReading | None:
-        quad = np.asarray(quad, dtype=np.float32)
-        lean = layout_lean(frame, quad)
+              hint: tuple[str, ...], lean: float) -> CardReading | None:
         likely, other = _End(engine, frame, quad), _End(engine, frame, turn_180(quad))
         if lean < 0:
             likely, other, lean = other, likely, -lean
@@ -151,16 +150,20 @@ class Recognizer:
         return engine
 
     def recognize(self, frame: np.ndarray, hint: tuple[str, ...] = ()) -> list[CardReading]:
-        quads = self.find(frame)
+        quads = [np.asarray(q, dtype=np.float32) for q in self.find(frame)]
+        leans = [layout_lean(frame, q) for q in quads]
         if len(quads) < 2 or THREADS < 2:
-            readings = [self.read(frame, q, hint) for q in quads]
-        else:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(THREADS, thread_name_prefix="card-reader")
-            # A worker free takes the next card, with its own engine: one unreadable card
-            # costs a dozen OCR calls where a clear one costs one or two, so fixed shares
-            # left one core idle while the other read on. The results keep the finder's
-            # order.
-            readings = list(self._pool.map(
-                lambda quad: self._read(self._engine(), frame, quad, hint), quads))
-        return [r for r in readings if r is not None]
+            readings = [self._read(self.engine, frame, quads[i], hint, leans[i]) for i in range(len(quads))]
+            return [r for r in readings if r is not None]
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(THREADS, thread_name_prefix="card-reader")
+        # A worker free takes the next card, with its own engine: one unreadable card costs
+        # a dozen OCR calls where a clear one costs one or two. The cards whose way up the
+        # layout is least sure of go first: they are the ones that may read both ends, and
+        # one of them started last kept one core busy after the other had finished
+        # (holdout frames: 126 -> 100 ms median for the reading on two cores). The results
+        # keep the finder's order.
+        first = sorted(range(len(quads)), key=lambda i: abs(leans[i]))
+        done = self._pool.map(lambda i: self._read(self._engine(), frame, quads[i], hint, leans[i]), first)
+        by_index = dict(zip(first, done, strict=True))
+        return [r for i in range(len(quads)) if (r := by_index[i]) is not None]
