@@ -3,7 +3,17 @@
 import cv2
 import numpy as np
 
-from vision.ocr import WINDOWS, Tesseract, _box, _grey, find_lines, read_hit_points, title_band, title_images
+from vision.ocr import (
+    WINDOWS,
+    Tesseract,
+    _box,
+    _grey,
+    deblurred,
+    find_lines,
+    read_hit_points,
+    title_band,
+    title_images,
+)
 from vision.recognize import MAX_READS
 from vision.synthetic import render_proxy
 
@@ -39,3 +49,38 @@ def test_a_longer_row_under_a_trainer_title_does_not_hide_it():
 def test_the_hp_figure_is_read_from_its_corner():
     face = render_proxy("Oinkologne", kind="pokemon", seed=1, hp=260).image[:, :, :3].copy()
     assert "260" in read_hit_points(Tesseract(), _band(face))
+
+
+def test_a_blurred_title_is_read_once_its_blur_is_undone():
+    """A 230 px card seen through a soft lens: its title's letters run together, and
+    only the band with the blur undone reads as the name."""
+    face = render_proxy("Gardevoir", kind="pokemon", seed=1).image[:, :, :3].copy()
+    height, width = face.shape[:2]
+    small = cv2.resize(face, (round(width * 230 / height), 230), interpolation=cv2.INTER_AREA)
+    blurred = _band(cv2.GaussianBlur(small, (0, 0), 1.4))
+    grey = _grey(blurred)
+    engine = Tesseract()
+
+    def first_row(image: np.ndarray) -> str:
+        return engine.read_line(find_lines(_box(image, WINDOWS["pokemon"]))[0].image).text
+
+    assert first_row(grey) != "Gardevoir"
+    assert first_row(deblurred(grey)) == "Gardevoir"
+    offered = [engine.read_line(image).text for image in list(title_images(blurred))[:3]]
+    assert "Gardevoir" in offered
+
+
+def test_a_pokemon_title_is_read_before_a_longer_row_of_art_under_it():
+    """On a Pokémon card the Trainer title's window holds the top of the picture, which
+    may have more dark strokes than the name: the name is still read first."""
+    face = render_proxy("Floragato", kind="pokemon", seed=1).image[:, :, :3].copy()
+    h, w = face.shape[:2]
+    y = int(0.165 * h)
+    for x in range(int(0.10 * w), int(0.50 * w), int(0.05 * w)):
+        cv2.ellipse(face, (x, y), (int(0.02 * w), int(0.012 * h)), 0, 0, 360, (20, 20, 20), -1)
+    grey = _grey(_band(face))
+    [pokemon_row] = find_lines(_box(grey, WINDOWS["pokemon"]), rows=1)
+    [trainer_row] = find_lines(_box(grey, WINDOWS["trainer"]), rows=1)
+    assert trainer_row.letters > pokemon_row.letters  # the art's edge is the longer row
+    first = next(title_images(_band(face)))
+    assert Tesseract().read_line(first).text == "Floragato"
