@@ -97,7 +97,7 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
     full = NameMatcher(all_cards)
     rec = Recognizer(full)
     rows = []
-    times: list[float] = []
+    times: dict[int, list[float]] = {}  # cards per frame -> ms per frame
     ocr_times: list[float] = []
     settle: list[int] = []
     for lo, hi in BUCKETS:
@@ -115,7 +115,7 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
                 t = time.perf_counter()
                 readings = rec.recognize(scene.image)
                 if mode == "deck":
-                    times.append((time.perf_counter() - t) * 1000)
+                    times.setdefault(per_frame, []).append((time.perf_counter() - t) * 1000)
                 for card in scene.cards:
                     s = stats[mode]
                     s[0] += 1
@@ -154,8 +154,9 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
           f"{'wrong':>7} {'rot ok (found)':>15}")
     for h, mode, n, a, u, w, r in rows:
         print(f"  {h:>9} {mode:>5} {n:>5} {a:7.1%} {u:8.1%} {w:7.1%} {r:15.1%}")
-    print(f"recognize 1920x1080 (two cores), {len(times)} frames of 7-10 cards, deck lists: median "
-          f"{statistics.median(times):.0f} ms/frame (p90 {np.percentile(times, 90):.0f})")
+    for cards, ms in sorted(times.items(), reverse=True):
+        print(f"recognize 1920x1080 (two cores), deck lists, {len(ms)} frames of {cards} cards: "
+              f"median {statistics.median(ms):.0f} ms/frame (p90 {np.percentile(ms, 90):.0f})")
     print(f"title OCR: median {statistics.median(ocr_times):.1f} ms per card (both ways "
           f"up are tried only when the first fails)")
     if settle:
