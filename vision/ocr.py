@@ -47,9 +47,9 @@ CAP = 0.045
 WINDOWS = {"pokemon": (0.08, 0.0, 0.70, 0.14), "trainer": (0.02, 0.07, 0.82, 0.20)}
 #: The Trainer row is read first only when it holds this many times the letters of the
 #: Pokémon row. On a Pokémon card the Trainer window's row is the top of the art, often
-#: with more dark strokes than the title itself (tune split, true outlines: the first
-#: read missed a title the other row held on 24 of 203 cards when the row with more
-#: letters went first, 10 with this rule; holdout 30 -> 6).
+#: with more dark strokes than the title itself (tune split, the finder's outlines: the
+#: first read missed a title the other row held on 24 of 203 cards when the row with
+#: more letters went first, 10 with this rule; holdout 30 -> 6 of 202).
 TRAINER_LETTERS = 3.0
 #: Fixed crops of the same rows, read when the search's crop does not name the card.
 FIXED = {"pokemon": ((0.14, 0.03, 0.62, 0.09), (0.20, 0.03, 0.62, 0.09)),
