@@ -296,10 +296,10 @@ def _wiener_gain(height: int, width: int) -> np.ndarray:
     return (blur / (blur ** 2 + DEBLUR_NOISE)).astype(np.float32)
 
 
-def _rows(grey: np.ndarray) -> tuple[dict[str, list[Line]], tuple[str, str]]:
-    """Up to two rows found in each window, and the windows in reading order (the
+def _rows(grey: np.ndarray, rows: int = 2) -> tuple[dict[str, list[Line]], tuple[str, str]]:
+    """Up to ``rows`` rows found in each window, and the windows in reading order (the
     Pokémon row first, unless the Trainer row is far longer)."""
-    found = {kind: find_lines(_box(grey, box), rows=2) for kind, box in WINDOWS.items()}
+    found = {kind: find_lines(_box(grey, box), rows=rows) for kind, box in WINDOWS.items()}
     letters = {kind: found[kind][0].letters if found[kind] else 0 for kind in WINDOWS}
     trainer_first = letters["trainer"] > TRAINER_LETTERS * letters["pokemon"]
     return found, ("trainer", "pokemon") if trainer_first else ("pokemon", "trainer")
@@ -318,7 +318,7 @@ def title_images(band: np.ndarray) -> Iterator[np.ndarray]:
     # from naming it (tune split, true outlines, at most 7 reads: 309 -> 316 of 343 cards
     # named, no more OCR calls in all; read last, as an eighth, it named 2 more for 4.5%
     # more calls).
-    sharp, sharp_order = _rows(deblurred(grey))
+    sharp, sharp_order = _rows(deblurred(grey), rows=1)
     if lines := next((sharp[kind] for kind in sharp_order if sharp[kind]), None):
         yield lines[0].image
     for kind in order:

@@ -143,7 +143,7 @@ class Recognizer:
                            match.confidence, match.text)
 
     def _engine(self) -> Tesseract:
-        """This thread's engine (the main thread's is ``self.engine``)."""
+        """This reader thread's own engine (a caller's thread reads with ``self.engine``)."""
         engine = getattr(self._local, "engine", None)
         if engine is None:
             engine = self._local.engine = Tesseract()
@@ -152,18 +152,19 @@ class Recognizer:
     def recognize(self, frame: np.ndarray, hint: tuple[str, ...] = ()) -> list[CardReading]:
         quads = [np.asarray(q, dtype=np.float32) for q in self.find(frame)]
         leans = [layout_lean(frame, q) for q in quads]
-        if len(quads) < 2 or THREADS < 2:
-            readings = [self._read(self.engine, frame, quads[i], hint, leans[i]) for i in range(len(quads))]
-            return [r for r in readings if r is not None]
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(THREADS, thread_name_prefix="card-reader")
-        # A worker free takes the next card, with its own engine: one unreadable card costs
-        # a dozen OCR calls where a clear one costs one or two. The cards whose way up the
-        # layout is least sure of go first: they are the ones that may read both ends, and
-        # one of them started last kept one core busy after the other had finished
-        # (holdout frames: 126 -> 100 ms median for the reading on two cores). The results
-        # keep the finder's order.
+        # The cards whose way up the layout is least sure of go first: they are the ones
+        # that may read both ends, and one of them started last kept one core busy after
+        # the other had finished (holdout frames: 126 -> 100 ms median for the reading on
+        # two cores). The results keep the finder's order.
         first = sorted(range(len(quads)), key=lambda i: abs(leans[i]))
-        done = self._pool.map(lambda i: self._read(self._engine(), frame, quads[i], hint, leans[i]), first)
+        if len(quads) < 2 or THREADS < 2:
+            done = [self._read(self.engine, frame, quads[i], hint, leans[i]) for i in first]
+        else:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(THREADS, thread_name_prefix="card-reader")
+            # A worker free takes the next card, with its own engine: one unreadable card
+            # costs a dozen OCR calls where a clear one costs one or two.
+            done = list(self._pool.map(
+                lambda i: self._read(self._engine(), frame, quads[i], hint, leans[i]), first))
         by_index = dict(zip(first, done, strict=True))
         return [r for i in range(len(quads)) if (r := by_index[i]) is not None]
