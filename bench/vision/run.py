@@ -98,6 +98,7 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
     rec = Recognizer(full)
     rows = []
     times: dict[int, list[float]] = {}  # cards per frame -> ms per frame
+    best_of: dict[int, list[float]] = {}  # the same, each frame's fastest of REPEATS passes
     ocr_times: list[float] = []
     settle: list[int] = []
     for lo, hi in BUCKETS:
@@ -115,7 +116,9 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
                 t = time.perf_counter()
                 readings = rec.recognize(scene.image)
                 if mode == "deck":
-                    times.setdefault(per_frame, []).append((time.perf_counter() - t) * 1000)
+                    first = (time.perf_counter() - t) * 1000
+                    times.setdefault(per_frame, []).append(first)
+                    best_of.setdefault(per_frame, []).append(min([first] + _passes(rec, scene.image)))
                 for card in scene.cards:
                     s = stats[mode]
                     s[0] += 1
@@ -156,12 +159,28 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
         print(f"  {h:>9} {mode:>5} {n:>5} {a:7.1%} {u:8.1%} {w:7.1%} {r:15.1%}")
     for cards, ms in sorted(times.items(), reverse=True):
         print(f"recognize 1920x1080 (two cores), deck lists, {len(ms)} frames of {cards} cards: "
-              f"median {statistics.median(ms):.0f} ms/frame (p90 {np.percentile(ms, 90):.0f})")
+              f"median {statistics.median(ms):.0f} ms/frame (p90 {np.percentile(ms, 90):.0f}); "
+              f"each frame's best of {REPEATS} passes: median {statistics.median(best_of[cards]):.0f}")
     print(f"title OCR: median {statistics.median(ocr_times):.1f} ms per card (both ways "
           f"up are tried only when the first fails)")
     if settle:
         print(f"frames from a card appearing to its name settling: median "
               f"{statistics.median(settle)} (max {max(settle)})")
+
+
+#: Passes timed per frame for the best-of figure: this virtual machine's host at times
+#: slows a whole run by 10-20%, which moves a single pass's median as much.
+REPEATS = 3
+
+
+def _passes(rec: Recognizer, frame: np.ndarray) -> list[float]:
+    """Milliseconds of ``REPEATS - 1`` more passes of ``recognize`` over one frame."""
+    times = []
+    for _ in range(REPEATS - 1):
+        t = time.perf_counter()
+        rec.recognize(frame)
+        times.append((time.perf_counter() - t) * 1000)
+    return times
 
 
 def main() -> None:
