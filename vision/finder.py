@@ -706,8 +706,9 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
     cuts = [rough for rect in big for cl in card_long for rough in _split(rect, cl)]
     consider(np.array(cuts, np.float32).reshape(-1, 4, 2))
     first = _select(list(scored))
-    consider(_completions(first), cfg.completion_grad)
-    kept = _select(_by_table_size(scored, first))
+    typical = _table_card(first)
+    consider(_completions(first, typical), cfg.completion_grad)
+    kept = _select(_by_table_size(scored, typical))
     if not kept:
         return []
     quads = np.stack(kept).astype(np.float32) * (fine_scale / scale)
@@ -780,15 +781,19 @@ SIZE_MIN_CARDS = 3
 TYPICAL_QUANTILE = 0.75
 
 
-def _by_table_size(scored: list[tuple[float, np.ndarray]], first: list[np.ndarray]
+def _table_card(first: list[np.ndarray]) -> float | None:
+    """The long side of the table's typical card: the ``TYPICAL_QUANTILE`` of a first
+    selection's long sides (``first``); None while it has too few cards to tell."""
+    return _long_side(first, TYPICAL_QUANTILE) if len(first) >= SIZE_MIN_CARDS else None
+
+
+def _by_table_size(scored: list[tuple[float, np.ndarray]], typical: float | None
                    ) -> list[tuple[float, np.ndarray]]:
-    """Scores lowered for quads whose size is not the table's (the ``TYPICAL_QUANTILE``
-    of a first selection's long sides, ``first``). A pair of touching cards side by side
-    has a sideways card's proportions, and a card's art box a card's: only their size
-    gives them away (tune split: recall 93/91/100% -> 96/93/100% per height band, a
-    third fewer false finds)."""
-    typical = _long_side(first, TYPICAL_QUANTILE)
-    if len(first) < SIZE_MIN_CARDS or typical is None or not scored:
+    """Scores lowered for quads whose size is not the table's (``typical``, see
+    ``_table_card``). A pair of touching cards side by side has a sideways card's
+    proportions, and a card's art box a card's: only their size gives them away (tune
+    split: recall 93/91/100% -> 96/93/100% per height band, a third fewer false finds)."""
+    if typical is None or not scored:
         return scored
     longs = _side_lengths(np.stack([q for _s, q in scored]))[1]
     off = np.abs(np.log(longs / typical)) - np.log(SIZE_SLACK)
@@ -801,17 +806,16 @@ def _by_table_size(scored: list[tuple[float, np.ndarray]], first: list[np.ndarra
 SIDE_SLACK = 0.2
 
 
-def _completions(first: list[np.ndarray]) -> np.ndarray:
+def _completions(first: list[np.ndarray], typical: float | None) -> np.ndarray:
     """Whole cards proposed around quads that may be a part of one. A card's upper
     part, title and picture down to the picture's lower edge, has a card's proportions
     turned sideways (63 × ~45 mm), and it wins when the lower part's outline is faint or
-    touches a neighbour's. For every side of a quad no longer than the table's typical
-    card (``TYPICAL_QUANTILE`` of a first selection's long sides, ``first``) that is
-    about as long as a card's short or long side, the card of those proportions that has
-    this side as its own and lies across the quad is proposed; snapping and scoring then
+    touches a neighbour's. For every side of a quad of a first selection (``first``) no
+    longer than the table's typical card (``typical``, see ``_table_card``) that is about
+    as long as a card's short or long side, the card of those proportions that has this
+    side as its own and lies across the quad is proposed; snapping and scoring then
     judge it like any other candidate (a real card's proposals are that card again)."""
-    typical = _long_side(first, TYPICAL_QUANTILE)
-    if typical is None or len(first) < SIZE_MIN_CARDS:
+    if typical is None:
         return np.empty((0, 4, 2), np.float32)
     proposals = []
     longs = _side_lengths(np.stack(first))[1]

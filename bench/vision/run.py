@@ -33,6 +33,10 @@ from vision.synthetic import SceneStyle, demo_scene  # noqa: E402
 from vision.tracker import Tracker  # noqa: E402
 
 BUCKETS = ((200, 260), (260, 330), (330, 440))
+#: Passes of ``recognize`` timed per frame for the best-of figure: this virtual
+#: machine's host at times slows a whole run by 10-20%, which moves a single pass's
+#: median as much.
+REPEATS = 3
 
 
 def _scene_names() -> list[tuple[str, str]]:
@@ -166,11 +170,6 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
     if settle:
         print(f"frames from a card appearing to its name settling: median "
               f"{statistics.median(settle)} (max {max(settle)})")
-
-
-#: Passes timed per frame for the best-of figure: this virtual machine's host at times
-#: slows a whole run by 10-20%, which moves a single pass's median as much.
-REPEATS = 3
 
 
 def _passes(rec: Recognizer, frame: np.ndarray) -> list[float]:
