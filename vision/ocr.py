@@ -7,8 +7,8 @@ stage tag and the HP, a Trainer's a little lower under its "Item"/"Supporter" ta
 of those *windows* is searched for its row of letter-sized dark strokes; the row is
 cropped tightly, everything that is not one of its letters is painted white (Tesseract
 misreads a line with a bit of art or the stage tag's swoosh at its end), and it is read
-as a raw line (no layout analysis: the crop already is the line). Fixed crops at the
-layout's own rows back the search up when blur glues the letters to the frame. The reads
+as a raw line (no layout analysis: the crop already is the line). A fixed crop of the
+Pokémon row backs the search up when blur glues the letters to the frame. The reads
 come lazily, likeliest first, so a caller that is satisfied early (a clear deck match)
 pays for one or two OCR calls only.
 
@@ -51,11 +51,14 @@ WINDOWS = {"pokemon": (0.08, 0.0, 0.70, 0.14), "trainer": (0.02, 0.07, 0.82, 0.2
 #: first read missed a title the other row held on 24 of 203 cards when the row with
 #: more letters went first, 10 with this rule; holdout 30 -> 6 of 202).
 TRAINER_LETTERS = 3.0
-#: Fixed crops of the same rows, read when the search's crop does not name the card.
-#: One Pokémon crop: a second one from 0.14 (room for a Basic's short tag) named no card
-#: the 0.20 one missed and cost 8 ms more on an unreadable end (tune and holdout splits,
-#: true outlines; from 0.17 or 0.22 alone, 1-2 cards fewer).
-FIXED = {"pokemon": ((0.20, 0.03, 0.62, 0.09),), "trainer": ((0.05, 0.095, 0.75, 0.155),)}
+#: A fixed crop of the Pokémon row, read when the search's crops do not name the card
+#: (the fourth read: it named 39 of the 85 cards it was read for, tune and holdout
+#: splits, true outlines). A second one from 0.14 (room for a Basic's short tag) named no
+#: card this one missed and cost 8 ms more on an unreadable end; from 0.17 or 0.22 alone,
+#: 1-2 cards fewer. The Trainer row has none: its crop named 2 of the 65 cards it was
+#: read for, cost a wide read (~8 ms) on every unreadable end, and without it the
+#: finder's outlines named one card more and made 6-7% fewer OCR calls (both splits).
+FIXED_POKEMON = (0.20, 0.03, 0.62, 0.09)
 
 #: Where a Pokémon prints its HP (card fractions x0, y0, x1, y1): the top row right of
 #: the title, up to the type symbol (tune split: 0.90 read the figure more often than
@@ -313,7 +316,7 @@ def _rows(grey: np.ndarray, rows: int = 2) -> tuple[dict[str, list[Line]], tuple
 def title_images(band: np.ndarray) -> Iterator[np.ndarray]:
     """Single-line images that may hold the title, likeliest first: the row found in each
     window, then the likeliest row of the band with its blur undone, then the fixed
-    crops, then each window's second row, then light text."""
+    Pokémon crop, then each window's second row, then light text."""
     grey = _grey(band)  # once per band: every window and crop below is cut from it
     found, order = _rows(grey)
     for kind in order:
@@ -326,10 +329,8 @@ def title_images(band: np.ndarray) -> Iterator[np.ndarray]:
     sharp, sharp_order = _rows(deblurred(grey), rows=1)
     if lines := next((sharp[kind] for kind in sharp_order if sharp[kind]), None):
         yield lines[0].image
-    for kind in order:
-        for box in FIXED[kind]:
-            yield _stretched(_box(grey, box))
-    # After the fixed crops: a second row is seldom the title (tune split, true outlines:
+    yield _stretched(_box(grey, FIXED_POKEMON))
+    # After the fixed crop: a second row is seldom the title (tune split, true outlines:
     # 2 more of 345 cards named, 1% more OCR calls; holdout 3 of 215).
     for kind in order:
         if len(found[kind]) > 1:

@@ -3,11 +3,12 @@
 import numpy as np
 import pytest
 
+import vision.recognize
 from vision.geometry import turn_180
 from vision.layout import lean
 from vision.names import NameMatcher
 from vision.ocr import Tesseract
-from vision.recognize import MAX_READS, SURE_LEAN, Recognizer
+from vision.recognize import MAX_READS, SURE_LEAN, SURE_READS, Recognizer
 from vision.synthetic import SceneStyle, compose, generated_mat, render_proxy
 
 STILL = SceneStyle(height_range=(240, 300), rotations=(0, 90, 180, 270), max_tilt_deg=8,
@@ -39,18 +40,33 @@ class CountingTesseract(Tesseract):
         return super().read_line(image)
 
 
+def _pikachu_reader(engine: Tesseract) -> Recognizer:
+    return Recognizer(NameMatcher([("Pikachu", "sv4pt5-131")], [("Pikachu", "sv4pt5-131")]),
+                      engine=engine)
+
+
 def test_a_card_nobody_declared_turns_by_its_layout_and_costs_one_end():
     # "Tinkaton" is in no candidate list: neither end can name it, so its way up comes
-    # from the layout, and a sure layout leaves the upside-down end unread.
+    # from the layout, and a sure layout gives the upside-down end one look only.
     sc = _table("pokemon", ["Tinkaton"], seed=3)
     card = sc.cards[0]
     engine = CountingTesseract()
-    recognizer = Recognizer(NameMatcher([("Pikachu", "sv4pt5-131")], [("Pikachu", "sv4pt5-131")]),
-                            engine=engine)
+    recognizer = _pikachu_reader(engine)
     for quad in (card.quad, turn_180(card.quad)):
         assert abs(lean(sc.image, quad)) >= SURE_LEAN
         engine.calls = 0
         reading = recognizer.read(sc.image, np.asarray(quad))
         assert reading is not None and reading.name is None
         assert reading.rotation == card.rotation
-        assert engine.calls <= MAX_READS
+        assert engine.calls <= MAX_READS + SURE_READS
+
+
+def test_a_sure_but_wrong_layout_is_overruled_by_the_name_at_the_other_end(monkeypatch):
+    # A full-art card can fool the layout however sure it is; the one look at the other
+    # end then finds the name there, and the card is not reported upside down (Confused).
+    sc = _table("pokemon", ["Pikachu"], seed=3)
+    card = sc.cards[0]
+    monkeypatch.setattr(vision.recognize, "layout_lean", lambda frame, quad: 3.0)
+    reading = _pikachu_reader(CountingTesseract()).read(sc.image, turn_180(card.quad))
+    assert reading is not None and reading.name == "Pikachu"
+    assert reading.rotation == card.rotation
