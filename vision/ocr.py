@@ -56,8 +56,9 @@ TRAINER_LETTERS = 3.0
 #: splits, true outlines). A second one from 0.14 (room for a Basic's short tag) named no
 #: card this one missed and cost 8 ms more on an unreadable end; from 0.17 or 0.22 alone,
 #: 1-2 cards fewer. The Trainer row has none: its crop named 2 of the 65 cards it was
-#: read for, cost a wide read (~8 ms) on every unreadable end, and without it the
-#: finder's outlines named one card more and made 6-7% fewer OCR calls (both splits).
+#: read for and cost a wide read (~8 ms) on every unreadable end; without it (and with
+#: one read fewer per end) the finder's outlines named the same cards on both splits
+#: with 10% fewer OCR calls.
 FIXED_POKEMON = (0.20, 0.03, 0.62, 0.09)
 
 #: Where a Pokémon prints its HP (card fractions x0, y0, x1, y1): the top row right of
