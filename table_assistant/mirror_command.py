@@ -37,7 +37,6 @@ def mirror(source: str, deck_files: Sequence[str], era: str, as_json: bool, out:
            err: TextIO | None = None) -> int:
     """Run the source to its end; 0, or 2 for an unreadable source or deck list."""
     from table_assistant.recognize_command import candidate_names
-    from vision.names import NameMatcher
     from vision.recognize import Recognizer
     from vision.sources import open_source
     from vision.tracker import Tracker
@@ -48,7 +47,7 @@ def mirror(source: str, deck_files: Sequence[str], era: str, as_json: bool, out:
         return 2
     layout = TableLayout()
     table = TableMirror(edition(era), layout)
-    tracker = Tracker(Recognizer(NameMatcher(candidates.cards, candidates.deck, candidates.hit_points)))
+    tracker = Tracker(Recognizer(candidates.matcher()))
     steady = _Steady(layout)
     frames = open_source(source)
     tracked: list = []  # the cards of the last frame: their evolutions are the hint

@@ -12,7 +12,10 @@ import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from vision.names import NameMatcher
 
 
 @dataclass
@@ -29,6 +32,13 @@ class Candidates:
     hit_points: dict[str, set[int]] = field(default_factory=dict)
     #: False when a deck list could not be read (reported on stderr).
     ok: bool = True
+
+    def matcher(self) -> NameMatcher:
+        """Vision's name matcher for these candidates (vision is loaded only when a
+        command reads images)."""
+        from vision.names import NameMatcher
+
+        return NameMatcher(self.cards, self.deck, self.hit_points)
 
     def hint(self, names_in_play: Iterable[str | None]) -> tuple[str, ...]:
         """The deck cards that evolve from a Pokémon in play, sorted."""
@@ -81,12 +91,11 @@ def _read_image(path: str):
 def recognize(images: list[str], deck_files: list[str], as_json: bool, out: TextIO,
               err: TextIO | None = None) -> int:
     """Find and name every card in ``images``; 0, or 2 if any input was unreadable."""
-    from vision.names import NameMatcher
     from vision.recognize import Recognizer
 
     err = err or sys.stderr
     candidates = candidate_names(deck_files, err)
-    recognizer = Recognizer(NameMatcher(candidates.cards, candidates.deck, candidates.hit_points))
+    recognizer = Recognizer(candidates.matcher())
     status = 0 if candidates.ok else 2
     for path in images:
         frame = _read_image(path)
