@@ -176,6 +176,19 @@ def _grey(band: np.ndarray) -> np.ndarray:
     return cv2.max(cv2.max(blue, green), red)
 
 
+def percentile(values: np.ndarray, q: float) -> float:
+    """``np.percentile(values, q)`` of uint8 ``values``, from their histogram: a title
+    window's ~30,000 pixels are counted ~8x faster than numpy sorts them (a frame's
+    reads take ~130 percentiles; numpy's were 7% of the reading's CPU)."""
+    counts = np.cumsum(cv2.calcHist([np.ascontiguousarray(values)], [0], None, [256], (0, 256)).ravel())
+    at = q / 100.0 * (int(counts[-1]) - 1)
+    below = int(at)
+    # The k-th smallest value (from 0) is the first whose running count exceeds k.
+    low, high = (float(v) for v in np.searchsorted(counts, (below + 1, min(below + 2, int(counts[-1])))))
+    step = at - below  # numpy's way of interpolating, to the last bit
+    return high - (high - low) * (1.0 - step) if step >= 0.5 else low + (high - low) * step
+
+
 def _box(grey: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
     """The card-fraction ``box`` of a grey band (:func:`_grey`)."""
     bh, bw = grey.shape[:2]
@@ -211,7 +224,7 @@ def find_lines(grey: np.ndarray, light: bool = False, rows: int = 1) -> list[Lin
     src = 255 - grey if light else grey
     k = int(cap * 0.6) | 1
     hat = cv2.morphologyEx(src, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    strokes = (hat > max(20.0, float(np.percentile(hat, 97)) * 0.35)).astype(np.uint8)
+    strokes = (hat > max(20.0, percentile(hat, 97) * 0.35)).astype(np.uint8)
     mask = cv2.morphologyEx(strokes, cv2.MORPH_OPEN, np.ones((4, 4), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = grey.shape
@@ -260,12 +273,13 @@ def _line_image(src: np.ndarray, strokes: np.ndarray, labels: np.ndarray,
     x0, x1 = min(b[0] for b in group), max(b[0] + b[2] for b in group)
     y0, y1 = min(b[1] for b in group), max(b[1] + b[3] for b in group)
     ours = np.isin(labels[y0:y1, x0:x1], [b[4] for b in group])
-    crop = src[y0:y1, x0:x1].astype(np.float32)
+    pixels = src[y0:y1, x0:x1]
+    crop = pixels.astype(np.float32)
     # The opening found the letters; thin ones it removed (an "i" of a light font) are
     # still strokes inside the line's box, so those are kept too.
     near = cv2.dilate(strokes[y0:y1, x0:x1] | ours, np.ones((3, 3), np.uint8)) > 0
-    lo = float(np.percentile(crop[ours], 10))
-    hi = float(np.percentile(crop[~near], 60)) if (~near).any() else float(crop.max())
+    lo = percentile(pixels[ours], 10)
+    hi = percentile(pixels[~near], 60) if (~near).any() else float(crop.max())
     out = np.clip((crop - lo) / max(1.0, hi - lo) * 255, 0, 255)
     out[~near] = 255
     pad = int(0.3 * cap)
@@ -279,7 +293,7 @@ def _stretched(grey: np.ndarray) -> np.ndarray:
     read clear titles on a light grey bar as nothing ("Penny", "Team Star Grunt"; tune
     split: 2-2.5 points more cards named without it), likely because its threshold then
     fell between the white and the grey."""
-    lo, hi = np.percentile(grey, 3), np.percentile(grey, 97)
+    lo, hi = percentile(grey, 3), percentile(grey, 97)
     return np.clip((grey.astype(np.float32) - lo) / (hi - lo + 1) * 255, 0, 255).astype(np.uint8)
 
 

@@ -8,7 +8,7 @@ from vision.geometry import turn_180
 from vision.layout import lean
 from vision.names import NameMatcher
 from vision.ocr import Tesseract
-from vision.recognize import MAX_READS, SURE_LEAN, SURE_READS, Recognizer
+from vision.recognize import MAX_READS, SHIFTED_READS, SURE_LEAN, SURE_READS, Recognizer
 from vision.synthetic import SceneStyle, compose, generated_mat, render_proxy
 
 STILL = SceneStyle(height_range=(240, 300), rotations=(0, 90, 180, 270), max_tilt_deg=8,
@@ -47,7 +47,8 @@ def _pikachu_reader(engine: Tesseract) -> Recognizer:
 
 def test_a_card_nobody_declared_turns_by_its_layout_and_costs_one_end():
     # "Tinkaton" is in no candidate list: neither end can name it, so its way up comes
-    # from the layout, and a sure layout gives the upside-down end one look only.
+    # from the layout, and a sure layout gives the upside-down end one look only (and the
+    # likelier end a look past its edge).
     sc = _table("pokemon", ["Tinkaton"], seed=3)
     card = sc.cards[0]
     engine = CountingTesseract()
@@ -58,7 +59,7 @@ def test_a_card_nobody_declared_turns_by_its_layout_and_costs_one_end():
         reading = recognizer.read(sc.image, np.asarray(quad))
         assert reading is not None and reading.name is None
         assert reading.rotation == card.rotation
-        assert engine.calls <= MAX_READS + SURE_READS
+        assert engine.calls <= MAX_READS + SURE_READS + SHIFTED_READS
 
 
 def test_a_sure_but_wrong_layout_is_overruled_by_the_name_at_the_other_end(monkeypatch):

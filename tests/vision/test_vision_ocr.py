@@ -2,6 +2,8 @@
 
 import cv2
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vision.ocr import (
     WINDOWS,
@@ -10,6 +12,7 @@ from vision.ocr import (
     _grey,
     deblurred,
     find_lines,
+    percentile,
     read_hit_points,
     title_band,
     title_images,
@@ -84,3 +87,10 @@ def test_a_pokemon_title_is_read_before_a_longer_row_of_art_under_it():
     assert trainer_row.letters > pokemon_row.letters  # the art's edge is the longer row
     first = next(title_images(_band(face)))
     assert Tesseract().read_line(first).text == "Floragato"
+
+
+@given(st.lists(st.integers(0, 255), min_size=1, max_size=300), st.floats(0, 100))
+def test_the_histogram_percentile_is_numpys_to_the_last_bit(values, q):
+    # The line finder's thresholds come from it: a different rounding would move them.
+    pixels = np.array(values, np.uint8)
+    assert percentile(pixels, q) == float(np.percentile(pixels, q))

@@ -1,10 +1,14 @@
 """Finding, straightening, rotation and naming on our own synthetic table frames."""
 
+import numpy as np
 import pytest
 from vision_scenes import CLEAN, NAMES, scene
 
-from vision.geometry import iou
-from vision.synthetic import SceneStyle
+import vision.recognize
+from vision.geometry import iou, region_quad
+from vision.names import NameMatcher
+from vision.recognize import Recognizer
+from vision.synthetic import SceneStyle, compose, generated_mat, render_proxy
 
 
 def _score(recognizer, sc, at=0.7):
@@ -97,3 +101,23 @@ def test_a_deck_with_a_card_and_its_ex_is_told_apart_by_the_hp():
     for card in sc.cards:
         assert told.read(sc.image, card.quad).name == card.name
         assert untold.read(sc.image, card.quad).name is None
+
+
+@pytest.mark.parametrize("shifted_reads, named", [(vision.recognize.SHIFTED_READS, "Greedent"), (0, None)])
+def test_an_outline_that_cuts_off_the_title_is_read_past_its_edge(monkeypatch, shifted_reads, named):
+    # The finder may take a line inside the card (the art box's edge) for its top, with
+    # the title just outside the outline: with deck lists the reader looks past the edge
+    # before it gives up (and without that look, the card goes unnamed).
+    monkeypatch.setattr(vision.recognize, "SHIFTED_READS", shifted_reads)
+    deck = [("Greedent", "sv1-152"), ("Charmeleon", "sv3pt5-5"), ("Nest Ball", "sv1-181")]
+    style = SceneStyle(height_range=(280, 320), rotations=(0, 90, 180, 270), max_tilt_deg=5,
+                       touching=0.0, sleeves=0.0, glare=0.0, occlusion=0.0, blur=(0, 0.3), noise=(0, 2))
+    sc = compose(generated_mat((1920, 1080), 1), [render_proxy("Greedent", None, "pokemon", seed=1)],
+                 style, seed=1)
+    card = sc.cards[0]
+    cut = region_quad(card.quad, 0.0, 0.08, 1.0, 1.08)  # the card's top 8% outside
+    reading = Recognizer(NameMatcher(deck, deck)).read(sc.image, cut)
+    assert reading is not None and reading.name == named
+    assert reading.rotation == card.rotation
+    np.testing.assert_allclose(reading.quad, cut)  # the outline found is what is reported
+
