@@ -6,9 +6,9 @@ text), and that end's title is read first. When it does not name the card, the o
 is read too: in full, or only its likeliest line when the layout was sure (a card turned
 the wrong way up reads as Confused, so a sure guess still gets that one look). A name
 read at either end decides the way up; without one, the layout's guess stands unless the
-other end's reads came clearly closer to a name. A card neither end names gets a last
-look past the likelier end's edge: the finder may have taken a line inside the card (the
-art box's edge, a neighbour's) for its top and cut the title off.
+other end's reads came clearly closer to a name. With deck lists, a card neither end
+names gets a last look past the likelier end's edge: the finder may have taken a line
+inside the card (the art box's edge) for its top and cut the title off.
 """
 
 from __future__ import annotations
