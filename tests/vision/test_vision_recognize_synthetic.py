@@ -120,4 +120,3 @@ def test_an_outline_that_cuts_off_the_title_is_read_past_its_edge(monkeypatch, s
     assert reading is not None and reading.name == named
     assert reading.rotation == card.rotation
     np.testing.assert_allclose(reading.quad, cut)  # the outline found is what is reported
-
