@@ -181,10 +181,11 @@ def percentile(values: np.ndarray, q: float) -> float:
     window's ~30,000 pixels are counted ~8x faster than numpy sorts them (a frame's
     reads take ~130 percentiles; numpy's were 7% of the reading's CPU)."""
     counts = np.cumsum(cv2.calcHist([np.ascontiguousarray(values)], [0], None, [256], (0, 256)).ravel())
-    at = q / 100.0 * (int(counts[-1]) - 1)
+    total = int(counts[-1])
+    at = q / 100.0 * (total - 1)
     below = int(at)
     # The k-th smallest value (from 0) is the first whose running count exceeds k.
-    low, high = (float(v) for v in np.searchsorted(counts, (below + 1, min(below + 2, int(counts[-1])))))
+    low, high = (float(v) for v in np.searchsorted(counts, (below + 1, min(below + 2, total))))
     step = at - below  # numpy's way of interpolating, to the last bit
     return high - (high - low) * (1.0 - step) if step >= 0.5 else low + (high - low) * step
 

@@ -1,5 +1,7 @@
 """Finding, straightening, rotation and naming on our own synthetic table frames."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from vision_scenes import CLEAN, NAMES, scene
@@ -110,8 +112,7 @@ def test_an_outline_that_cuts_off_the_title_is_read_past_its_edge(monkeypatch, s
     # before it gives up (and without that look, the card goes unnamed).
     monkeypatch.setattr(vision.recognize, "SHIFTED_READS", shifted_reads)
     deck = [("Greedent", "sv1-152"), ("Charmeleon", "sv3pt5-5"), ("Nest Ball", "sv1-181")]
-    style = SceneStyle(height_range=(280, 320), rotations=(0, 90, 180, 270), max_tilt_deg=5,
-                       touching=0.0, sleeves=0.0, glare=0.0, occlusion=0.0, blur=(0, 0.3), noise=(0, 2))
+    style = replace(CLEAN, height_range=(280, 320), rotations=(0, 90, 180, 270))
     sc = compose(generated_mat((1920, 1080), 1), [render_proxy("Greedent", None, "pokemon", seed=1)],
                  style, seed=1)
     card = sc.cards[0]
