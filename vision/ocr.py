@@ -227,19 +227,16 @@ def find_lines(grey: np.ndarray, light: bool = False, rows: int = 1) -> list[Lin
     hat = cv2.morphologyEx(src, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     strokes = (hat > max(20.0, percentile(hat, 97) * 0.35)).astype(np.uint8)
     mask = cv2.morphologyEx(strokes, cv2.MORPH_OPEN, np.ones((4, 4), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    _n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = grey.shape
-    letters = []
-    for i in range(1, n):
-        x, y, bw, bh, area = (int(v) for v in stats[i])
-        if x == 0 or y == 0 or x + bw >= w or y + bh >= h:
-            continue  # cut by the window: frame, art or a neighbouring row
-        if not 0.4 * cap <= bh <= 1.6 * cap or area < 0.12 * bw * bh:
-            continue
-        # Blur glues a word's letters into one blob: wide is fine if it is letter-high.
-        if bw > 3 * cap and not (bh <= 1.4 * cap and bw <= 12 * cap and area >= 0.25 * bw * bh):
-            continue
-        letters.append((x, y, bw, bh, i))
+    x, y, bw, bh, area = stats.T
+    inside = (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)  # not cut by the window's edge
+    letter_like = (0.4 * cap <= bh) & (bh <= 1.6 * cap) & (area >= 0.12 * bw * bh)
+    # Blur glues a word's letters into one blob: wide is fine if it is letter-high.
+    glued_word = (bh <= 1.4 * cap) & (bw <= 12 * cap) & (area >= 0.25 * bw * bh)
+    keep = inside & letter_like & ((bw <= 3 * cap) | glued_word)
+    keep[0] = False  # the background
+    letters = [(*(int(v) for v in stats[i, :4]), int(i)) for i in np.flatnonzero(keep)]
     lines = []
     while letters and len(lines) < rows:
         profile = np.zeros(h)
@@ -273,7 +270,9 @@ def _line_image(src: np.ndarray, strokes: np.ndarray, labels: np.ndarray,
     stretched, the rest white, a white margin around."""
     x0, x1 = min(b[0] for b in group), max(b[0] + b[2] for b in group)
     y0, y1 = min(b[1] for b in group), max(b[1] + b[3] for b in group)
-    ours = np.isin(labels[y0:y1, x0:x1], [b[4] for b in group])
+    is_ours = np.zeros(int(labels.max()) + 1, bool)
+    is_ours[[b[4] for b in group]] = True
+    ours = is_ours[labels[y0:y1, x0:x1]]
     pixels = src[y0:y1, x0:x1]
     crop = pixels.astype(np.float32)
     # The opening found the letters; thin ones it removed (an "i" of a light font) are

@@ -2,9 +2,10 @@
 
 A found outline says which sides are the card's long ones, not which end is its top.
 The printed layout gives a first guess (``vision.layout``: the picture is above the
-text), and that end's title is read first. When it does not name the card, the other end
-is read too: in full, or only its likeliest line when the layout was sure (a card turned
-the wrong way up reads as Confused, so a sure guess still gets that one look). A name
+text), and that end's title is read first. When the layout is sure, that end is read in
+full before the other end gets one look, its likeliest line (a card turned the wrong way
+up reads as Confused, so a sure guess still gets that one look). When it is not, the
+other end's likeliest line comes second, then the rest of each end in turn. A name
 read at either end decides the way up; without one, the layout's guess stands unless the
 other end's reads came clearly closer to a name. With deck lists, a card neither end
 names gets a last look past the likelier end's edge: the finder may have taken a line
@@ -40,6 +41,13 @@ SURE_LEAN = 0.5
 #: line may then name the card: with one read (against none) the holdout split named one
 #: card more and turned it right, the tune split named the same cards; 3% more OCR calls.
 SURE_READS = 1
+#: When the lean is not that sure, each end's likeliest line is read before either end's
+#: others: the wrong end's further reads seldom name the card, and the right end's first
+#: one mostly does. (The finder's outlines, 12 frames per height band, deck lists: the
+#: same cards named and turned as reading the likelier end in full first, with 3% fewer
+#: OCR calls on the holdout split and 7% on tune; one read per end in turns all the way
+#: saved no more.)
+FIRST_LOOK = 1
 #: What one point of name similarity (0-100) between the two ends weighs against the
 #: lean when neither end names the card (tune split: the sum picks the top better than
 #: either alone).
@@ -157,9 +165,14 @@ class Recognizer:
         likely, other = _End(engine, frame, quad), _End(engine, frame, turn_180(quad))
         if lean < 0:
             likely, other, lean = other, likely, -lean
-        likely.read(self.matcher, hint)
-        if not likely.named:
-            other.read(self.matcher, hint, MAX_READS if lean < SURE_LEAN else SURE_READS)
+        if lean >= SURE_LEAN:
+            turns = ((likely, MAX_READS), (other, SURE_READS))
+        else:
+            turns = ((likely, FIRST_LOOK), (other, FIRST_LOOK), (likely, MAX_READS), (other, MAX_READS))
+        for end, budget in turns:
+            if likely.named or other.named:
+                break
+            end.read(self.matcher, hint, budget)
         if not likely.saw_text and not other.saw_text:
             return None
         top = _top(likely, other, lean)

@@ -71,3 +71,17 @@ def test_a_sure_but_wrong_layout_is_overruled_by_the_name_at_the_other_end(monke
     reading = _pikachu_reader(CountingTesseract()).read(sc.image, turn_180(card.quad))
     assert reading is not None and reading.name == "Pikachu"
     assert reading.rotation == card.rotation
+
+
+def test_an_unsure_layout_reads_the_other_ends_title_before_the_rest_of_its_own(monkeypatch):
+    # The layout leans a little the wrong way: the upside-down end's likeliest line is
+    # read first, then the other end's, which names the card; the wrong end's two other
+    # lines are never read.
+    sc = _table("pokemon", ["Pikachu"], seed=2)
+    card = sc.cards[0]
+    monkeypatch.setattr(vision.recognize, "layout_lean", lambda frame, quad: SURE_LEAN / 5)
+    engine = CountingTesseract()
+    reading = _pikachu_reader(engine).read(sc.image, turn_180(card.quad))
+    assert reading is not None and reading.name == "Pikachu"
+    assert reading.rotation == card.rotation
+    assert engine.calls == 2  # one line at each end (reading the wrong end in full: 4)
