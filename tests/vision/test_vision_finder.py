@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from vision_scenes import CLEAN, NAMES, scene
 
+from vision import finder
 from vision.finder import FinderConfig, find_cards
 from vision.geometry import iou
 from vision.synthetic import Scene, SceneStyle, compose, render_proxy
@@ -156,3 +157,16 @@ def test_a_table_where_half_the_cards_barely_stand_out_keeps_its_card_size(seed)
     quads = find_cards(sc.image)
     faint = [c for c in sc.cards if c.name in names[:4]]
     assert [_best(quads, c.quad) > 0.85 for c in faint] == [True] * 4
+
+
+@pytest.mark.parametrize("wide_gap, found", [(0.0, False), (finder.CORNER_GAP, True)])
+def test_sides_that_stop_short_of_their_corner_make_a_corner_in_the_last_look(wide_gap, found):
+    # Two sides of a 100 x 140 card (search pixels) that each stop 10 px before the
+    # corner they share: too far for the first look (~5 px), near enough for the last.
+    starts = np.float32([[10, 0], [0, 10]])
+    ends = np.float32([[100, 0], [0, 140]])
+    quads = finder._corner_quads(finder._corners((starts, ends)), lo=100, hi=200, sizes=[140],
+                                 wide_gap=wide_gap)
+    at_corner = [q for q in quads if np.abs(q - [[0, 0], [0, 140], [100, 140], [100, 0]]).max() < 1
+                 or np.abs(q - [[0, 0], [100, 0], [100, 140], [0, 140]]).max() < 1]
+    assert bool(at_corner) == found
