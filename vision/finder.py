@@ -32,10 +32,10 @@ mat print out instead is asking more of the outline (``min_support``): a quad ma
 tangents to printed rings and a printed line has edges along ~2/3 of it, a card along
 nearly all of it.
 
-Cost on one core is ~40-45 ms for a 1080p frame with ten cards (``bench.vision.finder``);
+Cost on one core is ~45-50 ms for a 1080p frame with ten cards (``bench.vision.finder``);
 the line-segment detector (~10 ms) and snapping are the biggest parts. The detector
 runs on a thread of its own beside the outline stage, so with two cores free a frame
-takes ~35 ms.
+takes ~40-45 ms.
 """
 
 from __future__ import annotations
@@ -764,13 +764,13 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
 #: side the segment detector broke into pieces; the first look allows ~5 px). Only
 #: sides at least ``LONG_SIDE`` of a card's width long count (short segments are print
 #: and text), and only hypotheses with an outline along ``WIDE_RANK`` of their sides
-#: are snapped (a real card's reached 0.9 and more). Real composites, 12 frames per
-#: height band, cards with a quad of IoU >= 0.6 at 200-260 / 260-330 / 330-440 px:
-#: holdout 120 / 115 / 72 -> 120 / 116 / 74, tune 118 / 116 / 74 -> 119 / 116 / 74, and
-#: the cards found before kept their outlines. Cost: ~5 ms per 1080p frame. (0.10 of
-#: the width found 1 card of the 4; allowed in the first look, the extra corners moved
-#: the outlines of cards already found and with them their reads: one named wrongly.)
-#: 0 turns the last look off.
+#: are snapped (0.9 found the same cards as 0.55 with 40% fewer snaps). Real
+#: composites, 12 frames per height band, cards with a quad of IoU >= 0.6 at 200-260 /
+#: 260-330 / 330-440 px: holdout 120 / 115 / 72 -> 120 / 116 / 74, tune 118 / 116 / 74
+#: -> 119 / 116 / 74. Cost: ~5-8 ms per 1080p frame. (Allowed in the first look, at
+#: 0.10-0.15 of the width, the extra corners also moved the outlines of cards already
+#: found, and with them their reads: on tune one card was named wrongly and two fewer
+#: were named.) 0 turns the last look off.
 CORNER_GAP = 0.15
 LONG_SIDE = 0.45
 WIDE_RANK = 0.9

@@ -227,7 +227,7 @@ def find_lines(grey: np.ndarray, light: bool = False, rows: int = 1) -> list[Lin
     hat = cv2.morphologyEx(src, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     strokes = (hat > max(20.0, percentile(hat, 97) * 0.35)).astype(np.uint8)
     mask = cv2.morphologyEx(strokes, cv2.MORPH_OPEN, np.ones((4, 4), np.uint8))
-    _n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = grey.shape
     x, y, bw, bh, area = stats.T
     inside = (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)  # not cut by the window's edge

@@ -5,11 +5,12 @@ The printed layout gives a first guess (``vision.layout``: the picture is above 
 text), and that end's title is read first. When the layout is sure, that end is read in
 full before the other end gets one look, its likeliest line (a card turned the wrong way
 up reads as Confused, so a sure guess still gets that one look). When it is not, the
-other end's likeliest line comes second, then the rest of each end in turn. A name
-read at either end decides the way up; without one, the layout's guess stands unless the
-other end's reads came clearly closer to a name. With deck lists, a card neither end
-names gets a last look past the likelier end's edge: the finder may have taken a line
-inside the card (the art box's edge) for its top and cut the title off.
+other end's likeliest line comes second, then the likelier end's others, then the other
+end's. A name read at either end decides the way up; without one, the layout's guess
+stands unless the other end's reads came clearly closer to a name. With deck lists, a
+card neither end names gets a last look past the likelier end's edge: the finder may
+have taken a line inside the card (the art box's edge) for its top and cut the title
+off.
 """
 
 from __future__ import annotations
