@@ -270,9 +270,10 @@ def _line_image(src: np.ndarray, strokes: np.ndarray, labels: np.ndarray,
     stretched, the rest white, a white margin around."""
     x0, x1 = min(b[0] for b in group), max(b[0] + b[2] for b in group)
     y0, y1 = min(b[1] for b in group), max(b[1] + b[3] for b in group)
-    is_ours = np.zeros(int(labels.max()) + 1, bool)
+    window = labels[y0:y1, x0:x1]  # holds every label of the group: they make its box
+    is_ours = np.zeros(int(window.max()) + 1, bool)
     is_ours[[b[4] for b in group]] = True
-    ours = is_ours[labels[y0:y1, x0:x1]]
+    ours = is_ours[window]
     pixels = src[y0:y1, x0:x1]
     crop = pixels.astype(np.float32)
     # The opening found the letters; thin ones it removed (an "i" of a light font) are
