@@ -170,3 +170,15 @@ def test_sides_that_stop_short_of_their_corner_make_a_corner_in_the_last_look(wi
     at_corner = [q for q in quads if np.abs(q - [[0, 0], [0, 140], [100, 140], [100, 0]]).max() < 1
                  or np.abs(q - [[0, 0], [100, 0], [100, 140], [0, 140]]).max() < 1]
     assert bool(at_corner) == found
+
+
+def test_a_card_does_not_grow_onto_the_edge_of_the_card_above_it():
+    # The refinement grows a quad outward onto a faint outer outline (a card whose inner
+    # frame was found first). The bottom edge of a card 6 px above is no such outline.
+    fine = np.full((420, 400, 3), 110, np.uint8)
+    fine[150:350, 100:243] = 205  # the card
+    fine[0:144, 100:243] = 205  # the card above it
+    card = np.float32([[100, 150], [243, 150], [243, 350], [100, 350]])
+    above = np.float32([[100, 0], [243, 0], [243, 144], [100, 144]])
+    refined = finder._refine(fine, np.stack([card, above]), 2.0, FinderConfig())
+    assert np.abs(refined[0] - card).max() <= 1.5

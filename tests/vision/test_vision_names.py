@@ -163,3 +163,17 @@ def test_without_the_deck_cards_hp_a_tie_stays_unsure():
     tie = m.match(["Oinkologne"])
     assert not m.hit_points_may_tell(tie)
     assert m.decide(m.by_hit_points(tie, "260")).name is None
+
+
+def test_a_read_far_closer_to_one_deck_name_than_to_any_other_names_it():
+    # "GardGoir es" fits Gardevoir ex at ~14 per letter: too loose to name it beside a
+    # deck name almost as close (Gardevoir-GX, ~20), named when every other is far off.
+    alone = [("Gardevoir ex", "sv1-86"), ("Skwovet", "sv1-151"), ("Riolu", "sv1-113")]
+    m = NameMatcher(alone, deck=alone)
+    assert m.decide(m.match(["GardGoir es"])).name == "Gardevoir ex"
+    rival = [("Gardevoir ex", "sv1-86"), ("Gardevoir-GX", "sm3-93"), ("Skwovet", "sv1-151")]
+    m = NameMatcher(rival, deck=rival)
+    assert m.decide(m.match(["GardGoir es"])).name is None
+    # However far ahead, a read that fits its name this badly stays unsure.
+    m = NameMatcher(alone, deck=alone)
+    assert m.decide(m.match(["Ganderor"])).name is None
