@@ -486,11 +486,11 @@ def _snap_many(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: flo
     quads and a validity mask.
 
     Per side the support of each shift within ``band`` px (per quad, or per quad and
-    side as (N, 4)) is the share of
-    the side lying on an edge; the *outermost* shift whose support reaches 75% of the
-    best (or ``outer``, if lower) wins: the card's outer outline rather than its inner
-    frame or art. A line is fitted through the hits there, so the side may tilt a
-    little, and neighbouring lines are intersected into corners."""
+    side as (N, 4)) is the share of the side lying on an edge; the *outermost* shift
+    whose support reaches 75% of the best (or ``outer``, if lower) wins: the card's
+    outer outline rather than its inner frame or art. A line is fitted through the hits
+    there, so the side may tilt a little, and neighbouring lines are intersected into
+    corners."""
     n = len(quads)
     if n == 0:
         return quads, np.zeros(0, bool)
