@@ -278,7 +278,7 @@ class NameMatcher:
         order = np.argsort(costs)
         first = float(costs[order[0]])
         second = float(costs[order[1]]) if len(order) > 1 else np.inf
-        credit = LEAD_CREDIT * (float(np.clip(second - first, WIDE_LEAD, FULL_LEAD)) - WIDE_LEAD)
+        credit = LEAD_CREDIT * (min(max(second - first, WIDE_LEAD), FULL_LEAD) - WIDE_LEAD)
         closeness = min(1.0, max(0.0, 1.0 - (first - credit) / (2 * SURE_COST)))
         lead = min(1.0, max(0.0, (second - first) / (2 * SURE_LEAD)))
         name = self.deck.names[int(order[0])]
