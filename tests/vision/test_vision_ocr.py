@@ -6,12 +6,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vision.ocr import (
+    FIXED_POKEMON,
     WINDOWS,
     Tesseract,
     _box,
     _grey,
+    _stretched,
     deblurred,
     find_lines,
+    may_be_light,
     percentile,
     read_hit_points,
     title_band,
@@ -87,6 +90,23 @@ def test_a_pokemon_title_is_read_before_a_longer_row_of_art_under_it():
     assert trainer_row.letters > pokemon_row.letters  # the art's edge is the longer row
     first = next(title_images(_band(face)))
     assert Tesseract().read_line(first).text == "Floragato"
+
+
+def test_a_white_title_on_a_dark_bar_is_read_either_way_up_and_a_dark_one_one_way():
+    """A Darkness Pokémon prints its name white on a dark bar. Tesseract reads such a
+    line only inverted, which costs ~30% more per read, so only lines that look it are
+    offered either way up."""
+    face = render_proxy("Spiritomb", kind="pokemon", seed=1).image[:, :, :3].copy()
+    bar = slice(0, int(0.11 * face.shape[0]))
+    face[bar] = 255 - face[bar]
+    engine = Tesseract()
+    crop = _stretched(_box(_grey(_band(face)), FIXED_POKEMON))
+    assert may_be_light(crop)
+    assert engine.read_line(crop, either_way=False).text != "Spiritomb"
+    assert engine.read_line(crop, either_way=True).text == "Spiritomb"
+    dark_title = next(title_images(_band(render_proxy("Floragato", kind="pokemon", seed=1).image[:, :, :3])))
+    assert not may_be_light(dark_title)
+    assert engine.read_line(dark_title, either_way=False).text == "Floragato"
 
 
 @given(st.lists(st.integers(0, 255), min_size=1, max_size=300), st.floats(0, 100))
