@@ -134,7 +134,7 @@ class Tesseract:
     def read_line(self, image: np.ndarray, either_way: bool = True) -> LineRead:
         """Text of a single-line grey image (BGR is made grey): dark text on white, or,
         when ``either_way``, perhaps light text on dark. Tesseract then reads a line it
-        is unsure of inverted too, which costs ~30% more per call on average."""
+        is unsure of inverted too, which costs ~40% more time per call on average."""
         if self._api is not None:
             if image.ndim == 3:
                 image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -409,7 +409,8 @@ def read_hit_points(engine: Tesseract, band: np.ndarray) -> str:
     lines = find_lines(_box(_grey(band), HP_WINDOW))
     if not lines:
         return ""
-    return re.sub(r"\D", "", engine.read_line(lines[0].image, may_be_light(lines[0].image)).text)
+    figure = lines[0].image
+    return re.sub(r"\D", "", engine.read_line(figure, may_be_light(figure)).text)
 
 
 def read_title(engine: Tesseract, frame: np.ndarray, quad: np.ndarray,
