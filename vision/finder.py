@@ -740,7 +740,7 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
         # Cheap screen first: most corner hypotheses have no outline along their sides.
         sup = _coarse_support(hypotheses, dist, max(3.0, lo * CARD_ASPECT * 0.07))
         rank = sup.mean(axis=1)
-        good = np.nonzero((rank >= (WIDE_RANK if wide_gap else 0.55)) & (sup.min(axis=1) >= 0.2))[0]
+        good = np.nonzero((rank >= (WIDE_RANK if wide_gap else CORNER_RANK)) & (sup.min(axis=1) >= 0.2))[0]
         good = good[np.argsort(-rank[good])][:cfg.max_corner_snaps]
         cand = hypotheses[good]
         if scored and len(cand):
@@ -785,12 +785,16 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
     return [portrait(q / fine_scale) for q in quads]
 
 
+#: A corner hypothesis is snapped only with an edge near this share of its sides on
+#: average (and near a fifth of each): most hypotheses lie along no outline at all, and
+#: the cheap screen spares them a snap.
+CORNER_RANK = 0.55
 #: The last look for cards still missing (``find_cards``): corners whose two sides stop
 #: up to this fraction of a card's width short of them (a rounded corner, and a faint
 #: side the segment detector broke into pieces; the first look allows ~5 px). Only
 #: sides at least ``LONG_SIDE`` of a card's width long count (short segments are print
 #: and text), and only hypotheses with an outline along ``WIDE_RANK`` of their sides
-#: are snapped (0.9 found the same cards as 0.55 with 40% fewer snaps). Real
+#: are snapped (0.9 found the same cards as ``CORNER_RANK`` with 40% fewer snaps). Real
 #: composites, 12 frames per height band, cards with a quad of IoU >= 0.6 at 200-260 /
 #: 260-330 / 330-440 px: holdout 120 / 115 / 72 -> 120 / 116 / 74, tune 118 / 116 / 74
 #: -> 119 / 116 / 74. Cost: ~5-8 ms per 1080p frame. (Allowed in the first look, at
