@@ -12,7 +12,7 @@ from vision_scenes import CLEAN, NAMES, scene
 
 from vision import finder
 from vision.finder import FinderConfig, find_cards
-from vision.geometry import iou
+from vision.geometry import CARD_ASPECT, iou
 from vision.synthetic import Scene, SceneStyle, compose, render_proxy
 
 
@@ -170,6 +170,21 @@ def test_sides_that_stop_short_of_their_corner_make_a_corner_in_the_last_look(wi
     at_corner = [q for q in quads if np.abs(q - [[0, 0], [0, 140], [100, 140], [100, 0]]).max() < 1
                  or np.abs(q - [[0, 0], [100, 0], [100, 140], [0, 140]]).max() < 1]
     assert bool(at_corner) == found
+
+
+def test_a_side_running_on_past_the_cards_corner_still_makes_a_card_of_the_tables_size():
+    # The left side of a card 140 search pixels tall runs on 60 px past its lower corner
+    # (a neighbour's side in line with it), so the segment is longer than the card.
+    width = 140 * CARD_ASPECT
+    starts = np.float32([[0, 0], [0, 0]])
+    ends = np.float32([[width, 0], [0, 200]])
+    corners = finder._corners((starts, ends))
+    card = np.float32([[0, 0], [width, 0], [width, 140], [0, 140]])
+    quads = finder._corner_quads(corners, lo=100, hi=250, sizes=[140])
+    assert any(_best([q], card) > 0.99 for q in quads)
+    # The last look's smaller cards come from the table's sizes only, not the segments'.
+    smaller = finder._corner_quads(corners, lo=100, hi=250, sizes=[126], own_sizes=False)
+    assert len(smaller) and all(abs(finder._side_lengths(smaller)[1] - 126) < 1)
 
 
 def test_a_card_does_not_grow_onto_the_edge_of_the_card_above_it():
