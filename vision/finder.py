@@ -817,9 +817,9 @@ WIDE_RANK = 0.9
 #: The last look also proposes cards of this fraction of the table's typical size (see
 #: ``TYPICAL_QUANTILE``: most cards are smaller) at corners whose sides meet, screened
 #: like the corners above (``WIDE_RANK``). A card smaller than most, one side running on
-#: in line with a neighbour's side or the mat's print, had no hypothesis: the first
-#: look's table-sized one was too tall for its outline, and its segments' own sizes too
-#: (a table-sized hypothesis may now also have a segment running past its corner). Real
+#: in line with a neighbour's side or the mat's print, had no hypothesis that fit it: the
+#: table's size was too big for it, and so was the size its too long segment gave (a
+#: table-sized hypothesis may now also have a segment running past its corner). Real
 #: composites, 12 frames per height band, 200-260 / 260-330 / 330-440 px: cards with a
 #: quad of IoU >= 0.6, holdout 120 / 116 / 74 -> 120 / 117 / 76, tune 119 / 117 / 74 ->
 #: 120 / 117 / 74; named with deck lists, holdout 112 / 114 / 74 -> 113 / 116 / 76, tune
