@@ -213,6 +213,7 @@ class Recognizer:
         return [r for i in range(len(quads)) if (r := by_index[i]) is not None]
 
     def _readers(self) -> ThreadPoolExecutor:
+        """The reader threads, started on the first frame with two cards or more."""
         if self._pool is None:
             self._pool = ThreadPoolExecutor(THREADS, thread_name_prefix="card-reader")
         return self._pool
