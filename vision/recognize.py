@@ -111,8 +111,9 @@ class _End:
         return self.match.confidence >= ACCEPT
 
     def read(self, matcher: NameMatcher, hint: tuple[str, ...], budget: int = MAX_READS) -> None:
-        """Read lines (at most ``budget`` in all) until one names the card; a title that
-        reads as two deck names alike then gets one read of its HP."""
+        """Read title lines (at most ``budget`` in all) until one names the card. A title
+        that reads as two deck names alike gets one read of its HP as soon as it does:
+        further reads of the title cannot part them, the suffix being a logo."""
         if self._reads is None:
             self._band = title_band(self._frame, self.quad)
             self._reads = title_reads(self._engine, self._band)
@@ -123,10 +124,9 @@ class _End:
             self.calls += 1
             self.saw_text |= len(read.text) >= 2
             self.match = matcher.add(self.match, read, hint)
-        if not self.named and not self._hp_read and matcher.hit_points_may_tell(self.match):
-            self._hp_read = True
-            self.calls += 1
-            self.match = matcher.by_hit_points(self.match, read_hit_points(self._engine, self._band))
+            if not self.named and not self._hp_read and matcher.hit_points_may_tell(self.match):
+                self._hp_read = True
+                self.match = matcher.by_hit_points(self.match, read_hit_points(self._engine, self._band))
 
 
 def _top(likely: _End, other: _End, lean: float) -> _End:

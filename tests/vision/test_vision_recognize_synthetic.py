@@ -9,8 +9,9 @@ from vision_scenes import CLEAN, NAMES, scene
 import vision.recognize
 from vision.geometry import iou, region_quad
 from vision.names import NameMatcher
+from vision.ocr import LineRead, Tesseract
 from vision.recognize import Recognizer
-from vision.synthetic import SceneStyle, compose, generated_mat, render_proxy
+from vision.synthetic import Scene, SceneStyle, compose, generated_mat, render_proxy
 
 
 def _score(recognizer, sc, at=0.7):
@@ -82,27 +83,48 @@ def test_a_card_is_read_either_way_up_from_its_outline(recognizer, kind):
             assert r.name in (card.name, None)
 
 
-def test_a_deck_with_a_card_and_its_ex_is_told_apart_by_the_hp():
-    # "Oinkologne" and "Oinkologne ex" print the same title (the "ex" is a logo); the
-    # deck lists' HP (130 and 260) and the figure on the card settle it.
-    from vision.names import NameMatcher
-    from vision.ocr import Tesseract
-    from vision.recognize import Recognizer
-    from vision.synthetic import compose, generated_mat, render_proxy
+OINKOLOGNE_DECK = [("Oinkologne", "sv1-158"), ("Oinkologne ex", "sv1-159"), ("Lechonk", "sv1-156")]
+OINKOLOGNE_HP = {"Oinkologne": {130}, "Oinkologne ex": {260}}
 
-    deck = [("Oinkologne", "sv1-158"), ("Oinkologne ex", "sv1-159"), ("Lechonk", "sv1-156")]
+
+def _oinkologne_pair() -> Scene:
+    """A card and its ex side by side: the same printed title, HP 130 and 260."""
     faces = [render_proxy("Oinkologne ex", "sv1-159", "pokemon", seed=1, hp=260),
              render_proxy("Oinkologne", "sv1-158", "pokemon", seed=2, hp=130)]
     style = SceneStyle(height_range=(300, 340), rotations=(0, 180), max_tilt_deg=5, touching=0.0,
                        sleeves=0.0, glare=0.0, occlusion=0.0, blur=(0, 0.3), noise=(0, 2))
-    sc = compose(generated_mat((1920, 1080), 3), faces, style, seed=3)
+    return compose(generated_mat((1920, 1080), 3), faces, style, seed=3)
+
+
+def test_a_deck_with_a_card_and_its_ex_is_told_apart_by_the_hp():
+    # "Oinkologne" and "Oinkologne ex" print the same title (the "ex" is a logo); the
+    # deck lists' HP (130 and 260) and the figure on the card settle it.
+    sc = _oinkologne_pair()
     engine = Tesseract()
-    told = Recognizer(NameMatcher(deck, deck, {"Oinkologne": {130}, "Oinkologne ex": {260}}),
-                      engine=engine)
-    untold = Recognizer(NameMatcher(deck, deck), engine=engine)
+    told = Recognizer(NameMatcher(OINKOLOGNE_DECK, OINKOLOGNE_DECK, OINKOLOGNE_HP), engine=engine)
+    untold = Recognizer(NameMatcher(OINKOLOGNE_DECK, OINKOLOGNE_DECK), engine=engine)
     for card in sc.cards:
         assert told.read(sc.image, card.quad).name == card.name
         assert untold.read(sc.image, card.quad).name is None
+
+
+def test_a_tie_the_hp_can_settle_gets_its_hp_read_at_once():
+    # More reads of the title cannot part "Oinkologne" from "Oinkologne ex": the HP is
+    # read right after the title read that shows the tie, not after the title's other
+    # crops (five and six OCR calls a card before, two now).
+    class CountingTesseract(Tesseract):
+        calls = 0
+
+        def read_line(self, image: np.ndarray, either_way: bool = True) -> LineRead:
+            self.calls += 1
+            return super().read_line(image, either_way)
+
+    sc = _oinkologne_pair()
+    for card in sc.cards:
+        engine = CountingTesseract()
+        told = Recognizer(NameMatcher(OINKOLOGNE_DECK, OINKOLOGNE_DECK, OINKOLOGNE_HP), engine=engine)
+        assert told.read(sc.image, card.quad).name == card.name
+        assert engine.calls == 2  # the title, then the HP
 
 
 @pytest.mark.parametrize("shifted_reads, named", [(vision.recognize.SHIFTED_READS, "Greedent"), (0, None)])
