@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from vision_scenes import CountingTesseract
 
 import vision.recognize
 from vision.geometry import turn_180
@@ -28,16 +29,6 @@ def test_the_picture_above_the_text_tells_the_top(kind):
     for card in sc.cards:
         assert lean(sc.image, card.quad) > 0
         assert lean(sc.image, turn_180(card.quad)) < 0
-
-
-class CountingTesseract(Tesseract):
-    """The real engine, counting its OCR calls."""
-
-    calls = 0
-
-    def read_line(self, image, either_way=True):
-        self.calls += 1
-        return super().read_line(image, either_way)
 
 
 def _pikachu_reader(engine: Tesseract) -> Recognizer:

@@ -94,8 +94,8 @@ def test_a_pokemon_title_is_read_before_a_longer_row_of_art_under_it():
 
 def test_a_white_title_on_a_dark_bar_is_read_either_way_up_and_a_dark_one_one_way():
     """A Darkness Pokémon prints its name white on a dark bar. Tesseract reads such a
-    line only inverted, which costs ~40% more time per read, so only lines that look it are
-    offered either way up."""
+    line only inverted, which costs ~35% more time per column read, so only lines that
+    look it are offered either way up."""
     face = render_proxy("Spiritomb", kind="pokemon", seed=1).image[:, :, :3].copy()
     bar = slice(0, int(0.11 * face.shape[0]))
     face[bar] = 255 - face[bar]

@@ -4,12 +4,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from vision_scenes import CLEAN, NAMES, scene
+from vision_scenes import CLEAN, NAMES, CountingTesseract, scene
 
 import vision.recognize
 from vision.geometry import iou, region_quad
 from vision.names import NameMatcher
-from vision.ocr import LineRead, Tesseract
+from vision.ocr import Tesseract
 from vision.recognize import Recognizer
 from vision.synthetic import Scene, SceneStyle, compose, generated_mat, render_proxy
 
@@ -112,13 +112,6 @@ def test_a_tie_the_hp_can_settle_gets_its_hp_read_at_once():
     # More reads of the title cannot part "Oinkologne" from "Oinkologne ex": the HP is
     # read right after the title read that shows the tie, not after the title's other
     # crops (five and six OCR calls a card before, two now).
-    class CountingTesseract(Tesseract):
-        calls = 0
-
-        def read_line(self, image: np.ndarray, either_way: bool = True) -> LineRead:
-            self.calls += 1
-            return super().read_line(image, either_way)
-
     sc = _oinkologne_pair()
     for card in sc.cards:
         engine = CountingTesseract()

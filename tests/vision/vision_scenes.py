@@ -1,7 +1,11 @@
-"""Candidate names for the tests (real card names are facts) and rendered scenes."""
+"""Candidate names for the tests (real card names are facts), rendered scenes, and an
+OCR engine that counts its calls."""
 
 from __future__ import annotations
 
+import numpy as np
+
+from vision.ocr import LineRead, Tesseract
 from vision.synthetic import SceneStyle, compose, generated_mat, render_proxy
 
 NAMES = [
@@ -26,3 +30,13 @@ def kind(name: str) -> str:
 def scene(names: list[tuple[str, str]], seed: int, style: SceneStyle = CLEAN):
     faces = [render_proxy(n, i, kind(n), seed=seed * 31 + k) for k, (n, i) in enumerate(names)]
     return compose(generated_mat((1920, 1080), seed), faces, style, seed=seed)
+
+
+class CountingTesseract(Tesseract):
+    """The real engine, counting its OCR calls."""
+
+    calls = 0
+
+    def read_line(self, image: np.ndarray, either_way: bool = True) -> LineRead:
+        self.calls += 1
+        return super().read_line(image, either_way)
