@@ -6,6 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vision.ocr import (
+    DEBLUR_NOISE,
+    DEBLUR_SIGMA,
     FIXED_POKEMON,
     WINDOWS,
     Tesseract,
@@ -114,3 +116,28 @@ def test_the_histogram_percentile_is_numpys_to_the_last_bit(values, q):
     # The line finder's thresholds come from it: a different rounding would move them.
     pixels = np.array(values, np.uint8)
     assert percentile(pixels, q) == float(np.percentile(pixels, q))
+
+
+@given(st.lists(st.tuples(st.integers(0, 255), st.booleans()), min_size=1, max_size=300)
+       .filter(lambda pairs: any(keep for _v, keep in pairs)), st.floats(0, 100))
+def test_a_masked_percentile_is_numpys_over_the_pixels_kept(pairs, q):
+    pixels = np.array([v for v, _keep in pairs], np.uint8).reshape(1, -1)
+    kept = np.array([keep for _v, keep in pairs]).reshape(1, -1)
+    assert percentile(pixels, q, kept) == float(np.percentile(pixels[kept], q))
+
+
+@given(st.integers(20, 140), st.integers(20, 140), st.integers(0, 2**32 - 1))
+def test_deblurring_on_the_packed_spectrum_is_the_textbook_wiener_filter(height, width, seed):
+    """``deblurred`` multiplies OpenCV's half, packed spectrum; numpy's full complex one
+    (any size: packed layouts differ for odd and even sides) must give the same image."""
+    grey = np.random.default_rng(seed).integers(0, 256, (height, width)).astype(np.uint8)
+    pad = int(3 * DEBLUR_SIGMA) + 2
+    tall, wide = cv2.getOptimalDFTSize(height + 2 * pad), cv2.getOptimalDFTSize(width + 2 * pad)
+    image = cv2.copyMakeBorder(grey.astype(np.float64), pad, tall - height - pad, pad,
+                               wide - width - pad, cv2.BORDER_REFLECT)
+    fy, fx = np.fft.fftfreq(tall)[:, None], np.fft.fftfreq(wide)[None, :]
+    blur = np.exp(-2 * (np.pi * DEBLUR_SIGMA) ** 2 * (fx ** 2 + fy ** 2))
+    sharp = np.fft.ifft2(np.fft.fft2(image) * blur / (blur ** 2 + DEBLUR_NOISE)).real
+    expected = np.clip(sharp[pad:pad + height, pad:pad + width], 0, 255)
+    # deblurred truncates to whole grey levels; a wrongly packed gain is tens of levels off.
+    assert np.abs(deblurred(grey) - expected).max() < 1.01
