@@ -109,6 +109,11 @@ class FinderConfig:
 # ---------------------------------------------------------------------------- cues
 
 
+#: Per corner (or side) of a quad, the next one and the one before, clockwise: for
+#: ``take(_NEXT, axis=1)``, ~10x faster than ``np.roll`` on the finder's small arrays.
+_NEXT, _PREV = np.array([1, 2, 3, 0]), np.array([3, 0, 1, 2])
+
+
 def _edges(channels: tuple[np.ndarray, ...], cfg: FinderConfig) -> np.ndarray:
     """Outline evidence: Canny on brightness and on colour (the L, a, b ``channels`` of
     ``_lab``), so a silver border on a grey mat (little brightness step) still shows
@@ -126,7 +131,7 @@ def _lab(image: np.ndarray) -> np.ndarray:
 
 def _gradient(channels: tuple[np.ndarray, ...]) -> np.ndarray:
     """Per pixel the gradient of the channel (L, a, b) that changes most there, as
-    (gx, gy, |gx| + |gy|) interleaved, with a zero border pixel ring, so one gather
+    (gx, gy, |gx| + |gy|, 0) interleaved, with a zero border pixel ring, so one gather
     (``_gather``) fetches all three and points outside the image read as "no edge".
     Colour counts 1.6× (a silver border on a grey mat differs more in hue than in
     brightness); Sobel / 4 is a difference over two pixels."""
@@ -146,8 +151,8 @@ def _gradient(channels: tuple[np.ndarray, ...]) -> np.ndarray:
         best_mag = np.maximum(best_mag, mag)
     assert best_gx is not None and best_gy is not None and best_mag is not None
     h, w = best_mag.shape
-    packed = np.zeros((h + 2, w + 2, 3), np.float32)
-    packed[1:-1, 1:-1] = cv2.merge([best_gx, best_gy, best_mag])
+    packed = np.zeros((h + 2, w + 2, 4), np.float32)  # 16 bytes a pixel: see _gather
+    packed[1:-1, 1:-1, :3] = cv2.merge([best_gx, best_gy, best_mag])
     return packed
 
 
@@ -199,7 +204,7 @@ def _fit_quad(contour: np.ndarray) -> np.ndarray:
 
 def _side_lengths(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(short, long) mean lengths of the opposite sides of many quads."""
-    s = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
+    s = np.linalg.norm(quads.take(_NEXT, axis=1) - quads, axis=2)
     one, other = (s[:, 0] + s[:, 2]) / 2, (s[:, 1] + s[:, 3]) / 2
     return np.minimum(one, other), np.maximum(one, other)
 
@@ -407,7 +412,7 @@ def _coarse_support(quads: np.ndarray, dist: np.ndarray, band: float) -> np.ndar
     (``dist`` is the distance to the nearest edge), for many quads at once."""
     t = np.linspace(0.12, 0.88, 12, dtype=np.float32)
     a = quads
-    b = np.roll(quads, -1, axis=1)
+    b = quads.take(_NEXT, axis=1)
     pts = a[:, :, None, :] + (b - a)[:, :, None, :] * t[None, None, :, None]
     h, w = dist.shape
     xi = np.clip(np.rint(pts[..., 0]).astype(np.int32), 0, w - 1)
@@ -421,21 +426,24 @@ def _coarse_support(quads: np.ndarray, dist: np.ndarray, band: float) -> np.ndar
 
 
 def _gather(packed: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """(…, 3) gradient from ``_gradient`` at points (``x``, ``y``): nearest pixel, zero
+    """(…, 4) gradient from ``_gradient`` at points (``x``, ``y``): nearest pixel, zero
     outside the image."""
     h, w = packed.shape[:2]
     # x + 1.5 truncated: the nearest pixel, shifted by the border ring (negative values
-    # truncate towards zero and are clipped onto the zero border anyway). One flat take
-    # is ~4× faster than indexing with two arrays.
+    # truncate towards zero and are clipped onto the zero border anyway).
     xi = np.clip((x + 1.5).astype(np.int32), 0, w - 1)
     yi = np.clip((y + 1.5).astype(np.int32), 0, h - 1)
-    return packed.reshape(-1, 3).take(yi * w + xi, axis=0)
+    # One flat take of whole pixels, each seen as a single 16-byte number: ~2x faster
+    # than taking rows of three floats (a 1080p frame's ~430,000 points: 2.9 -> 1.3 ms),
+    # ~10x faster than indexing with two arrays.
+    pixels = packed.reshape(-1).view(np.complex128)
+    return pixels.take(yi * w + xi).view(np.float32).reshape(*xi.shape, 4)
 
 
 def _side_frames(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per quad and side: start, end, unit direction and outward unit normal."""
     a = quads
-    b = np.roll(quads, -1, axis=1)
+    b = quads.take(_NEXT, axis=1)
     d = b - a
     length = np.maximum(np.linalg.norm(d, axis=2, keepdims=True), 1e-3)
     d = d / length
@@ -537,7 +545,7 @@ def _snap_many(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: flo
     p0 = np.where(good_fit[..., None], c2, a + normal * shift[..., None])
     dd = np.where(good_fit[..., None], dirs2, d)
     # Corner i is where side i-1 meets side i.
-    p1, d1 = np.roll(p0, 1, axis=1), np.roll(dd, 1, axis=1)
+    p1, d1 = p0.take(_PREV, axis=1), dd.take(_PREV, axis=1)
     det = d1[..., 0] * (-dd[..., 1]) + dd[..., 0] * d1[..., 1]
     r = p0 - p1
     tt = (r[..., 0] * (-dd[..., 1]) + dd[..., 0] * r[..., 1]) / np.where(np.abs(det) < 1e-6, 1, det)
@@ -548,8 +556,8 @@ def _snap_many(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: flo
 
 def _convex(quads: np.ndarray) -> np.ndarray:
     """Which quads are convex (all turns the same way)."""
-    e = np.roll(quads, -1, axis=1) - quads
-    f = np.roll(e, -1, axis=1)
+    e = quads.take(_NEXT, axis=1) - quads
+    f = e.take(_NEXT, axis=1)
     cross = e[..., 0] * f[..., 1] - e[..., 1] * f[..., 0]
     return (cross > 0).all(axis=1) | (cross < 0).all(axis=1)
 
@@ -575,7 +583,7 @@ def _shape_many(quads: np.ndarray, lo: float, hi: float) -> np.ndarray:
     """Per quad 0 for a shape no card could be, else a score near 1 for a card's
     proportions. A camera 20° off vertical squeezes one axis by ~6% and makes opposite
     sides differ, so both are allowed some slack."""
-    s = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)  # N,4
+    s = np.linalg.norm(quads.take(_NEXT, axis=1) - quads, axis=2)  # N,4
     pa, pb = (s[:, 0] + s[:, 2]) / 2, (s[:, 1] + s[:, 3]) / 2
     short, long = np.minimum(pa, pb), np.maximum(pa, pb)
     ratio = short / np.maximum(long, 1e-6)
@@ -632,7 +640,7 @@ def _probe(image: np.ndarray, pts: np.ndarray, normal: np.ndarray, along: np.nda
 def _areas(quads: np.ndarray) -> np.ndarray:
     """Areas of many quads (shoelace formula)."""
     x, y = quads[..., 0], quads[..., 1]
-    return 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
+    return 0.5 * np.abs((x * y.take(_NEXT, axis=1) - x.take(_NEXT, axis=1) * y).sum(axis=1))
 
 
 def _refine(fine: np.ndarray, quads: np.ndarray, reach: float, cfg: FinderConfig
@@ -672,7 +680,7 @@ def _on_outlines(quads: np.ndarray, others: np.ndarray, tol: float) -> np.ndarra
     """Per quad and side (N, 4): whether the side's midpoint lies inside, or within
     ``tol`` px of, one of ``others`` (the same N quads, each not tested against itself)."""
     a, b, _d, normal = _side_frames(others)
-    mid = (quads + np.roll(quads, -1, axis=1)) / 2  # N,4,2
+    mid = (quads + quads.take(_NEXT, axis=1)) / 2  # N,4,2
     # Distance inside each other quad: the least over its sides (convex quads).
     depth = ((a[None, None] - mid[:, :, None, None]) * normal[None, None]).sum(-1).min(axis=3)  # N,4,N
     n = len(quads)
@@ -865,7 +873,7 @@ def _suppress(quads: np.ndarray, dist: float) -> np.ndarray:
 
 def _on_frame_edge(quads: np.ndarray, w: int, h: int, tol: float = 2.0) -> np.ndarray:
     """Which quads have a side (both its corners) within ``tol`` px of one frame edge."""
-    b = np.roll(quads, -1, axis=1)
+    b = quads.take(_NEXT, axis=1)
     near = np.zeros(quads.shape[:2], bool)
     for axis, size in ((0, w), (1, h)):
         for edge in (0.0, size - 1.0):
@@ -957,13 +965,16 @@ def _select(scored: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
         return []
     scored.sort(key=lambda item: -item[0])
     quads = np.stack([q for _s, q in scored])
-    lo_, hi_ = quads.min(axis=1), quads.max(axis=1)
+    (x0, y0), (x1, y1) = quads.min(axis=1).T, quads.max(axis=1).T
     # Only quads whose bounding boxes meet can overlap: a cheap test first, for all pairs.
-    meets = (lo_[:, None] < hi_[None]).all(axis=2) & (hi_[:, None] > lo_[None]).all(axis=2)
-    areas = _areas(quads)
+    # (Python lists from here: the loop below reads single values, which numpy serves
+    # slowly; this select took ~40% longer with arrays.)
+    meets = ((x0[:, None] < x1[None]) & (x1[:, None] > x0[None])
+             & (y0[:, None] < y1[None]) & (y1[:, None] > y0[None])).tolist()
+    areas = _areas(quads).tolist()
     kept: list[int] = []
     for i, (score, quad) in enumerate(scored):
-        shared = {k: overlap(quad, quads[k]) for k in kept if meets[i, k]}
+        shared = {k: overlap(quad, quads[k]) for k in kept if meets[i][k]}
         clash = [k for k, part in shared.items() if part >= 0.3]
         if not clash:
             kept.append(i)
