@@ -41,6 +41,7 @@ takes ~40-45 ms.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -418,7 +419,7 @@ def _coarse_support(quads: np.ndarray, dist: np.ndarray, band: float) -> np.ndar
     xi = np.clip(np.rint(pts[..., 0]).astype(np.int32), 0, w - 1)
     yi = np.clip(np.rint(pts[..., 1]).astype(np.int32), 0, h - 1)
     inside = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
-    near = (dist[yi, xi] <= band) & inside
+    near = (dist.reshape(-1).take(yi * w + xi) <= band) & inside  # a flat take: see _gather
     return near.mean(axis=2)
 
 
@@ -454,6 +455,15 @@ def _side_frames(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     return a, b, d, normal
 
 
+@functools.cache
+def _along(samples: int) -> np.ndarray:
+    """Where ``_hits_many`` samples a side: ``samples`` fractions of it, its ends left out
+    (read-only: one array serves every call)."""
+    t = np.linspace(0.1, 0.9, samples, dtype=np.float32)
+    t.flags.writeable = False
+    return t
+
+
 def _hits_many(packed: np.ndarray, a: np.ndarray, b: np.ndarray, normal: np.ndarray,
                offsets: np.ndarray, samples: int, thr: float) -> tuple[np.ndarray, np.ndarray]:
     """Edge hits across every side (N, 4) shifted by every offset (K) at ``samples``
@@ -463,7 +473,7 @@ def _hits_many(packed: np.ndarray, a: np.ndarray, b: np.ndarray, normal: np.ndar
 
     A hit is a gradient of at least ``thr`` straight across the side that is most of
     the gradient there: an edge running along the side, not one crossing it."""
-    t = np.linspace(0.1, 0.9, samples, dtype=np.float32)
+    t = _along(samples)
     base = a[:, :, None, :] + (b - a)[:, :, None, :] * t[None, None, :, None]  # N,4,M,2
     nx, ny = normal[:, :, None, None, 0], normal[:, :, None, None, 1]
     if packed.dtype == np.uint8:  # a BGR image: probe the few points needed
