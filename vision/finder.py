@@ -151,10 +151,9 @@ def _gradient(channels: tuple[np.ndarray, ...]) -> np.ndarray:
         best_gy += take * (gy - best_gy)
         best_mag = np.maximum(best_mag, mag)
     assert best_gx is not None and best_gy is not None and best_mag is not None
-    h, w = best_mag.shape
-    packed = np.zeros((h + 2, w + 2, 4), np.float32)  # 16 bytes a pixel: see _gather
-    packed[1:-1, 1:-1, :3] = cv2.merge([best_gx, best_gy, best_mag])
-    return packed
+    # A fourth, empty channel makes a pixel 16 bytes: see _gather.
+    packed = cv2.merge([best_gx, best_gy, best_mag, np.zeros_like(best_mag)])
+    return cv2.copyMakeBorder(packed, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
 
 
 def _solid_blobs(edges: np.ndarray, close_px: int, max_hole: float, open_px: int,
@@ -436,7 +435,7 @@ def _gather(packed: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     yi = np.clip((y + 1.5).astype(np.int32), 0, h - 1)
     # One flat take of whole pixels, each seen as a single 16-byte number: ~2x faster
     # than taking rows of three floats (a 1080p frame's ~430,000 points: 2.9 -> 1.3 ms),
-    # ~10x faster than indexing with two arrays.
+    # ~8x faster than indexing with two arrays.
     pixels = packed.reshape(-1).view(np.complex128)
     return pixels.take(yi * w + xi).view(np.float32).reshape(*xi.shape, 4)
 
