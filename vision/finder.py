@@ -407,10 +407,19 @@ def _dedupe(quads: np.ndarray) -> np.ndarray:
     return quads[np.sort(first)]
 
 
+@functools.cache
+def _along(samples: int, end: float = 0.1) -> np.ndarray:
+    """Where a side is sampled: ``samples`` fractions of it, ``end`` of it left out at
+    either end (read-only: one array serves every call)."""
+    t = np.linspace(end, 1 - end, samples, dtype=np.float32)
+    t.flags.writeable = False
+    return t
+
+
 def _coarse_support(quads: np.ndarray, dist: np.ndarray, band: float) -> np.ndarray:
     """Per quad and side: fraction of the side within ``band`` px of an edge pixel
     (``dist`` is the distance to the nearest edge), for many quads at once."""
-    t = np.linspace(0.12, 0.88, 12, dtype=np.float32)
+    t = _along(12, 0.12)
     a = quads
     b = quads.take(_NEXT, axis=1)
     pts = a[:, :, None, :] + (b - a)[:, :, None, :] * t[None, None, :, None]
@@ -454,13 +463,6 @@ def _side_frames(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     return a, b, d, normal
 
 
-@functools.cache
-def _along(samples: int) -> np.ndarray:
-    """Where ``_hits_many`` samples a side: ``samples`` fractions of it, its ends left out
-    (read-only: one array serves every call)."""
-    t = np.linspace(0.1, 0.9, samples, dtype=np.float32)
-    t.flags.writeable = False
-    return t
 
 
 def _hits_many(packed: np.ndarray, a: np.ndarray, b: np.ndarray, normal: np.ndarray,
