@@ -42,7 +42,7 @@ takes ~40-45 ms.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -710,18 +710,21 @@ def _side_worker() -> ThreadPoolExecutor:
     return _worker
 
 
-def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np.ndarray]:
+#: ``find_cards``'s ``ahead``: given the cards found before the last look (quads in the
+#: search copy's pixels), it may start ``finish_cards`` on them elsewhere and return how
+#: to wait for its result (None: it failed), or return None when it cannot.
+Ahead = Callable[[np.ndarray], Callable[[], "list[np.ndarray] | None"] | None]
+
+
+def find_cards(frame: np.ndarray, config: FinderConfig | None = None, ahead: Ahead | None = None
+               ) -> list[np.ndarray]:
     """Every card in a BGR frame as a quad in frame pixels, corners clockwise with a
-    short side first (upright or upside down: the reader decides which)."""
+    short side first (upright or upside down: the reader decides which). With two cores,
+    ``ahead`` may refine the cards found before the last look on the other while this
+    one looks: most often the last look finds nothing more, and then they are the result."""
     cfg = config or FinderConfig()
-    fh, fw = frame.shape[:2]
-    # Corners are refined on a half-size copy of a big frame (a 2:1 area resize is
-    # nearly free and a pixel there is still under 1% of the smallest card's height);
-    # candidates are searched on a smaller copy still.
-    fine_scale = 0.5 if max(fh, fw) >= 1600 and fh % 2 == 0 and fw % 2 == 0 else 1.0
-    fine = cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) \
-        if fine_scale < 1 else frame
-    scale = min(1.0, cfg.work_long / max(fh, fw))
+    fine_scale, scale = _scales(frame, cfg)
+    fine = _fine_copy(frame, fine_scale)
     small = cv2.resize(fine, None, fx=scale / fine_scale, fy=scale / fine_scale,
                        interpolation=cv2.INTER_AREA) if scale < fine_scale else fine
     lo, hi = cfg.min_height * scale, cfg.max_height * scale
@@ -796,6 +799,8 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
     typical = _table_card(first)
     consider(_completions(first, typical), cfg.completion_grad)
     kept = _select(_by_table_size(scored, typical))
+    before_last_look = np.stack(kept) if kept else None
+    finished_ahead = ahead(before_last_look) if ahead and kept else None
     if typical is not None and CORNER_GAP:
         # A last look for cards still missing, from corners whose sides stop short of
         # them (``CORNER_GAP``); hypotheses on cards already found are not snapped.
@@ -808,7 +813,39 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None) -> list[np
             kept = _select(_by_table_size(scored, typical))
     if not kept:
         return []
-    quads = np.stack(kept).astype(np.float32) * (fine_scale / scale)
+    found = np.stack(kept)
+    if finished_ahead and np.array_equal(found, before_last_look) and (finished := finished_ahead()) is not None:
+        return finished
+    return _finish(fine, found, fine_scale, scale, cfg)
+
+
+def finish_cards(frame: np.ndarray, found: np.ndarray, config: FinderConfig | None = None
+                 ) -> list[np.ndarray]:
+    """What ``find_cards`` makes of the cards it found (``found``: quads in its search
+    copy's pixels, as ``find_cards``'s ``ahead`` is given them): their corners refined,
+    in frame pixels."""
+    cfg = config or FinderConfig()
+    fine_scale, scale = _scales(frame, cfg)
+    return _finish(_fine_copy(frame, fine_scale), found, fine_scale, scale, cfg)
+
+
+def _scales(frame: np.ndarray, cfg: FinderConfig) -> tuple[float, float]:
+    """The frame's scale in the copy corners are refined on, and in the search copy.
+    Corners are refined on a half-size copy of a big frame (a 2:1 area resize is nearly
+    free and a pixel there is still under 1% of the smallest card's height); candidates
+    are searched on a smaller copy still."""
+    fh, fw = frame.shape[:2]
+    fine_scale = 0.5 if max(fh, fw) >= 1600 and fh % 2 == 0 and fw % 2 == 0 else 1.0
+    return fine_scale, min(1.0, cfg.work_long / max(fh, fw))
+
+
+def _fine_copy(frame: np.ndarray, fine_scale: float) -> np.ndarray:
+    return cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) if fine_scale < 1 else frame
+
+
+def _finish(fine: np.ndarray, found: np.ndarray, fine_scale: float, scale: float, cfg: FinderConfig
+            ) -> list[np.ndarray]:
+    quads = found.astype(np.float32) * (fine_scale / scale)
     if cfg.full_res_refine and scale < fine_scale:
         quads = _refine(fine, quads, max(2.0, 1.5 * fine_scale / scale), cfg)
     return [portrait(q / fine_scale) for q in quads]

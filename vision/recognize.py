@@ -15,18 +15,17 @@ off.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-from vision.finder import FinderConfig, find_cards
+from vision.finder import FinderConfig, find_cards, finish_cards
 from vision.geometry import region_quad, rotation_of, turn_180
 from vision.layout import lean as layout_lean
 from vision.names import ACCEPT, NameMatch, NameMatcher
 from vision.ocr import LineRead, Tesseract, read_hit_points, title_band, title_reads
+from vision.second_reader import FrameShare, SecondReader
 
 #: Most OCR calls on one end (its likeliest line first; its other window, a fixed crop,
 #: second rows and light text follow). Six since the Trainer row's fixed crop went: the
@@ -68,8 +67,9 @@ SIMILARITY_WEIGHT = 0.03
 #: Basic Lightning Energy named "Rose" from the blurred mat above it).
 TOP_SHIFT = 0.1
 SHIFTED_READS = 2
-#: Cards are read on this many threads (one Tesseract each; it releases the GIL).
-THREADS = 2
+#: A frame's cards are read on both cores: by the caller and a second reader (see
+#: ``vision.second_reader``). Without it, one by one on the caller's thread.
+SECOND_READER = True
 
 
 @dataclass
@@ -140,6 +140,89 @@ def _top(likely: _End, other: _End, lean: float) -> _End:
     return likely if lean + SIMILARITY_WEIGHT * closer >= 0 else other
 
 
+def read_card(engine: Tesseract, matcher: NameMatcher, frame: np.ndarray, quad: np.ndarray,
+              hint: tuple[str, ...], lean: float) -> CardReading | None:
+    """Name the card at ``quad`` (either way up; ``lean`` is the layout's, see
+    ``vision.layout``) and turn ``quad`` upright. None when neither end has a line of
+    letters: not a card, or not one to read."""
+    likely, other = _End(engine, frame, quad), _End(engine, frame, turn_180(quad))
+    if lean < 0:
+        likely, other, lean = other, likely, -lean
+    if lean >= SURE_LEAN:
+        turns = ((likely, MAX_READS), (other, SURE_READS))
+    else:
+        turns = ((likely, FIRST_LOOK), (other, FIRST_LOOK), (likely, MAX_READS), (other, MAX_READS))
+    for end, budget in turns:
+        if likely.named or other.named:
+            break
+        end.read(matcher, hint, budget)
+    if not likely.saw_text and not other.saw_text:
+        return None
+    top = _top(likely, other, lean)
+    match = top.match
+    if not top.named and matcher.deck is not None:
+        beyond = _End(engine, frame, region_quad(likely.quad, 0.0, -TOP_SHIFT, 1.0, 1.0 - TOP_SHIFT))
+        beyond.read(matcher, hint, SHIFTED_READS)
+        if beyond.named:
+            top, match = likely, beyond.match
+    match = matcher.decide(match)
+    return CardReading(top.quad, rotation_of(top.quad), match.name, match.card_id,
+                       match.confidence, match.text)
+
+
+def finish_and_judge(frame: np.ndarray, found: np.ndarray, finder: FinderConfig
+                     ) -> list[tuple[np.ndarray, float]]:
+    """The finder's cards ``found`` refined (``vision.finder.finish_cards``), each with the
+    layout's lean."""
+    quads = [np.asarray(q, dtype=np.float32) for q in finish_cards(frame, found, finder)]
+    return [(quad, layout_lean(frame, quad)) for quad in quads]
+
+
+class _JudgedAhead:
+    """The second reader's work while the finder takes its last look for cards: it
+    refines the cards found so far and judges their layout (most often they are all
+    there are). Passed to ``find_cards`` as its ``ahead``."""
+
+    def __init__(self, share: FrameShare, finder: FinderConfig) -> None:
+        self._share, self._finder = share, finder
+        self._judged: Callable[[], list[tuple[np.ndarray, float]] | None] | None = None
+
+    def __call__(self, found: np.ndarray) -> Callable[[], list[np.ndarray] | None] | None:
+        self._judged = self._share.ahead(finish_and_judge, found, self._finder)
+        return self._judged and self._quads
+
+    def _quads(self) -> list[np.ndarray] | None:
+        judged = self._judged and self._judged()
+        return None if judged is None else [quad for quad, _lean in judged]
+
+    def leans(self, frame: np.ndarray, quads: list[np.ndarray]) -> list[float]:
+        """The layout's lean of each quad: judged ahead if it was, else now."""
+        judged = {quad.tobytes(): lean for quad, lean in (self._judged and self._judged()) or ()}
+        return [judged[q.tobytes()] if q.tobytes() in judged else layout_lean(frame, q) for q in quads]
+
+
+def _warm_up() -> None:
+    """The second reader's work once on a blank frame, before it answers: some first calls
+    build tables (OpenCV's Lab conversion, ~0.1 s) that would otherwise slow its first
+    frame."""
+    frame = np.zeros((1080, 1920, 3), np.uint8)
+    quad = np.float32([[100, 100], [160, 100], [160, 190], [100, 190]])
+    finish_and_judge(frame, quad[None], FinderConfig())
+    read_card(Tesseract(), NameMatcher([("Pikachu", None)]), frame, quad * 3, (), 0.0)
+
+
+_second_reader: SecondReader | None = None
+
+
+def second_reader() -> SecondReader:
+    """The second card reader (a process of its own once a few frames have been read, see
+    ``vision.second_reader``), one for all recognizers."""
+    global _second_reader
+    if _second_reader is None:
+        _second_reader = SecondReader(read_card, Tesseract, _warm_up)
+    return _second_reader
+
+
 class Recognizer:
     """Finds and names the cards of single frames."""
 
@@ -148,8 +231,6 @@ class Recognizer:
         self.matcher = matcher
         self.finder = finder or FinderConfig()
         self.engine = engine or Tesseract()
-        self._local = threading.local()
-        self._pool: ThreadPoolExecutor | None = None
 
     def find(self, frame: np.ndarray) -> list[np.ndarray]:
         return find_cards(frame, self.finder)
@@ -159,61 +240,28 @@ class Recognizer:
         """Name the card at ``quad`` (either way up) and turn ``quad`` upright. None when
         neither end has a line of letters: not a card, or not one to read."""
         quad = np.asarray(quad, dtype=np.float32)
-        return self._read(self.engine, frame, quad, hint, layout_lean(frame, quad))
-
-    def _read(self, engine: Tesseract, frame: np.ndarray, quad: np.ndarray,
-              hint: tuple[str, ...], lean: float) -> CardReading | None:
-        likely, other = _End(engine, frame, quad), _End(engine, frame, turn_180(quad))
-        if lean < 0:
-            likely, other, lean = other, likely, -lean
-        if lean >= SURE_LEAN:
-            turns = ((likely, MAX_READS), (other, SURE_READS))
-        else:
-            turns = ((likely, FIRST_LOOK), (other, FIRST_LOOK), (likely, MAX_READS), (other, MAX_READS))
-        for end, budget in turns:
-            if likely.named or other.named:
-                break
-            end.read(self.matcher, hint, budget)
-        if not likely.saw_text and not other.saw_text:
-            return None
-        top = _top(likely, other, lean)
-        match = top.match
-        if not top.named and self.matcher.deck is not None:
-            beyond = _End(engine, frame, region_quad(likely.quad, 0.0, -TOP_SHIFT, 1.0, 1.0 - TOP_SHIFT))
-            beyond.read(self.matcher, hint, SHIFTED_READS)
-            if beyond.named:
-                top, match = likely, beyond.match
-        match = self.matcher.decide(match)
-        return CardReading(top.quad, rotation_of(top.quad), match.name, match.card_id,
-                           match.confidence, match.text)
-
-    def _engine(self) -> Tesseract:
-        """This reader thread's own engine (a caller's thread reads with ``self.engine``)."""
-        engine = getattr(self._local, "engine", None)
-        if engine is None:
-            engine = self._local.engine = Tesseract()
-        return engine
+        return read_card(self.engine, self.matcher, frame, quad, hint, layout_lean(frame, quad))
 
     def recognize(self, frame: np.ndarray, hint: tuple[str, ...] = ()) -> list[CardReading]:
-        quads = [np.asarray(q, dtype=np.float32) for q in self.find(frame)]
-        pool = self._readers() if len(quads) >= 2 and THREADS >= 2 else None
-        run = pool.map if pool else map
-        # Judging the layout warps every card (~3 ms for ten at 1080p): on both cores too.
-        leans = list(run(lambda q: layout_lean(frame, q), quads))
-        # The cards whose way up the layout is least sure of go first: they are the ones
-        # that may read both ends, and one of them started last kept one core busy after
-        # the other had finished (holdout frames: 126 -> 100 ms median for the reading on
-        # two cores). The results keep the finder's order.
-        first = sorted(range(len(quads)), key=lambda i: abs(leans[i]))
-        # A worker free takes the next card, with its own engine: one unreadable card
-        # costs a dozen OCR calls where a clear one costs one or two.
-        done = list(run(lambda i: self._read(self._engine() if pool else self.engine, frame, quads[i],
-                                             hint, leans[i]), first))
+        if not SECOND_READER:
+            quads = [np.asarray(q, dtype=np.float32) for q in self.find(frame)]
+            return [r for q in quads if (r := self.read(frame, q, hint)) is not None]
+        with second_reader().sharing(frame) as share:
+            judged = _JudgedAhead(share, self.finder)
+            quads = [np.asarray(q, dtype=np.float32) for q in find_cards(frame, self.finder, judged)]
+            leans = judged.leans(frame, quads)
+            # The cards whose way up the layout is least sure of go first: they are the
+            # ones that may read both ends, and one of them started last kept one core
+            # busy after the other had finished (holdout frames: 126 -> 100 ms median for
+            # the reading on two cores). The results keep the finder's order.
+            first = sorted(range(len(quads)), key=lambda i: abs(leans[i]))
+            # The card database stays with the second reader; only the deck lists change.
+            done = share.read_all([(quads[i], hint, leans[i]) for i in first], self.matcher, self.engine,
+                                  keep=(self.matcher.all,))
         by_index = dict(zip(first, done, strict=True))
         return [r for i in range(len(quads)) if (r := by_index[i]) is not None]
 
-    def _readers(self) -> ThreadPoolExecutor:
-        """The reader threads, started on the first frame with two cards or more."""
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(THREADS, thread_name_prefix="card-reader")
-        return self._pool
+    def warm_up(self, timeout: float = 10.0) -> bool:
+        """Start the second reader and wait until it answers (benchmarks do, so their first
+        frames are timed as later ones; in use, frames are read meanwhile). Whether it did."""
+        return not SECOND_READER or second_reader().wait_until_answering(timeout)

@@ -2,4 +2,5 @@
 
 from bench.engine.run import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # as table_assistant/__main__.py
+    raise SystemExit(main())

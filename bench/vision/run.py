@@ -4,8 +4,8 @@
 
 Prints figures only; nothing here asserts. OpenCV and Tesseract keep to one thread
 each. Finding and tracking are measured on one core (the process pinned to it); the
-``recognize`` figure uses both cores, as the command does (cards are read on two threads,
-and the finder's segment detector runs beside the rest of finding). The accuracy part
+``recognize`` figure uses both cores, as the command does (cards are read by the caller and
+a second reader process, and the finder's segment detector runs beside the rest of finding). The accuracy part
 needs ../shared/vision-eval and is skipped without it.
 """
 
@@ -100,6 +100,8 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
     rng = random.Random(1)
     full = NameMatcher(all_cards)
     rec = Recognizer(full)
+    if not rec.warm_up():
+        print("  (the second reader did not start: cards are read by a thread instead)")
     rows = []
     times: dict[int, list[float]] = {}  # cards per frame -> ms per frame
     best_of: dict[int, list[float]] = {}  # the same, each frame's fastest of REPEATS passes
@@ -113,7 +115,7 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
                                             seed=lo):
             extra = rng.sample(pool, 24)
             deck = [(c.name, c.card_id) for c in chosen + extra]
-            deck_matcher = NameMatcher(all_cards, deck, evalset.hit_points(deck))
+            deck_matcher = full.with_deck(deck, evalset.hit_points(deck))
             for mode, matcher in (("deck", deck_matcher), ("none", full)):
                 # One recognizer throughout: its Tesseract engines load once, as in use.
                 rec.matcher = matcher

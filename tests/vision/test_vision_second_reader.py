@@ -1,0 +1,261 @@
+"""The second card reader: a frame's jobs shared between the caller and a process, and
+nothing lost when that process fails. The jobs here are small module-level functions
+(the process imports them by name); the last tests read real cards."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import time
+
+import cv2
+import numpy as np
+import pytest
+from vision_scenes import CLEAN, NAMES, scene
+
+import vision.recognize
+import vision.second_reader
+from vision.finder import find_cards, finish_cards
+from vision.names import NameMatcher
+from vision.second_reader import SecondReader
+
+#: How long a test lets a fresh process start (imports and all): generous for CI.
+START_S = 60.0
+
+
+def _pixel(engine: str, context: dict, frame: np.ndarray, y: int, x: int, pause: float) -> tuple[int, str, int]:
+    """A job: the pixel at (y, x), who read it, and with what context."""
+    time.sleep(pause)
+    if context.get("die_in_process") and engine == "process":
+        os._exit(3)
+    if context.get("hang_in_process") and engine == "process":
+        time.sleep(30)
+    if context.get("fail_in_caller") and engine == "caller":
+        raise ValueError("a card the caller cannot read")
+    return int(frame[y, x]), engine, context["kept"].loads
+
+
+class Kept:
+    """An object the process keeps: counts how often the process had to unpickle one."""
+
+    loads = 0
+
+    def __init__(self) -> None:
+        self.names = ["Pikachu"] * 100  # as a card database would be, only smaller
+
+    def __setstate__(self, state: dict) -> None:
+        Kept.loads += 1
+        self.__dict__.update(state)
+
+
+def _engine() -> str:
+    """The engine a second reader makes, named for where it reads."""
+    return "thread" if multiprocessing.parent_process() is None else "process"
+
+
+def _frame(height: int = 60, width: int = 80) -> np.ndarray:
+    return np.arange(height * width, dtype=np.int32).reshape(height, width) % 1000
+
+
+def _jobs(frame: np.ndarray, pause: float = 0.02) -> list[tuple[int, int, float]]:
+    h, w = frame.shape
+    return [(k * 7 % h, k * 13 % w, pause) for k in range(12)]
+
+
+def _started(reader: SecondReader) -> SecondReader:
+    assert reader.wait_until_answering(START_S)
+    return reader
+
+
+@pytest.fixture
+def reader():
+    reader = SecondReader(_pixel, _engine)
+    yield reader
+    reader.close()
+
+
+def test_both_readers_take_jobs_and_the_process_sees_the_frame(reader):
+    _started(reader)
+    kept = Kept()
+    for frame in (_frame(), _frame(90, 120), _frame(30, 40)):  # the frame's memory grows, then is reused
+        jobs = _jobs(frame)
+        with reader.sharing(frame) as share:
+            results = share.read_all(jobs, {"kept": kept}, "caller", keep=(kept,))
+        assert [value for value, _who, _loads in results] == [int(frame[y, x]) for y, x, _ in jobs]
+        assert {who for _value, who, _loads in results} == {"caller", "process"}
+    # The kept object went to the process once; the caller's contexts named it.
+    assert {loads for _value, who, loads in results if who == "process"} == {1}
+
+
+def test_a_new_context_goes_to_the_process_but_what_it_keeps_does_not():
+    reader = _started(SecondReader(_pixel, _engine))
+    kept, frame = Kept(), _frame()
+    try:
+        for _ in range(2):
+            with reader.sharing(frame) as share:
+                results = share.read_all(_jobs(frame), {"kept": kept}, "caller", keep=(kept,))
+            assert {loads for _value, who, loads in results if who == "process"} == {1}
+        with reader.sharing(frame) as share:  # another object to keep: sent anew
+            results = share.read_all(_jobs(frame), {"kept": Kept()}, "caller", keep=())
+        assert {loads for _value, who, loads in results if who == "process"} == {2}
+    finally:
+        reader.close()
+
+
+def test_a_process_that_dies_costs_no_job_and_is_started_again(reader):
+    _started(reader)
+    frame, kept = _frame(), Kept()
+    jobs = _jobs(frame)
+    with reader.sharing(frame) as share:
+        results = share.read_all(jobs, {"kept": kept, "die_in_process": True}, "caller")
+    assert [value for value, _who, _loads in results] == [int(frame[y, x]) for y, x, _ in jobs]
+    assert {who for _value, who, _loads in results} == {"caller"}
+    assert reader.failures == 1
+    _started(reader)  # a new one
+    with reader.sharing(frame) as share:
+        results = share.read_all(jobs, {"kept": kept}, "caller")
+    assert "process" in {who for _value, who, _loads in results}
+
+
+def test_a_process_that_stops_answering_is_given_up(reader, monkeypatch):
+    monkeypatch.setattr(vision.second_reader, "PATIENCE_S", 0.5)
+    _started(reader)
+    frame = _frame()
+    jobs = _jobs(frame)
+    with reader.sharing(frame) as share:
+        results = share.read_all(jobs, {"kept": Kept(), "hang_in_process": True}, "caller")
+    assert [value for value, _who, _loads in results] == [int(frame[y, x]) for y, x, _ in jobs]
+    assert reader.failures == 1
+
+
+def test_a_frame_left_on_an_error_does_not_leak_into_the_next(reader):
+    _started(reader)
+    frame = _frame()
+    with pytest.raises(ValueError), reader.sharing(frame) as share:
+        share.ahead(_corner, 1)
+        share.read_all(_jobs(frame, pause=0.05), {"kept": Kept(), "fail_in_caller": True}, "caller")
+    other = 7 + _frame()  # the process may still be reading the first frame's jobs
+    with reader.sharing(other) as share:
+        done = share.ahead(_corner, 2)
+        results = share.read_all(_jobs(other), {"kept": Kept()}, "caller")
+        assert done is not None and done() == int(other[-1, -1]) + 2
+    assert [value for value, _who, _loads in results] == [int(other[y, x]) for y, x, _ in _jobs(other)]
+    assert reader.failures == 0
+
+
+def test_without_a_process_a_thread_is_the_second_reader(monkeypatch):
+    monkeypatch.setattr(vision.second_reader, "MAX_FAILURES", 0)
+    reader = SecondReader(_pixel, _engine)
+    frame = _frame()
+    jobs = _jobs(frame)
+    with reader.sharing(frame) as share:
+        assert share.ahead(_corner, 1) is None  # nothing runs ahead on a thread
+        results = share.read_all(jobs, {"kept": Kept()}, "caller")
+    assert [value for value, _who, _loads in results] == [int(frame[y, x]) for y, x, _ in jobs]
+    assert {who for _value, who, _loads in results} == {"caller", "thread"}
+    reader.close()
+
+
+def test_a_few_frames_are_read_with_a_thread_and_more_start_the_process():
+    reader = SecondReader(_pixel, _engine)
+    frame, context = _frame(), {"kept": Kept()}
+    before = set(multiprocessing.active_children())
+    try:
+        for _ in range(vision.second_reader.THREAD_FRAMES):
+            with reader.sharing(frame) as share:
+                results = share.read_all(_jobs(frame), context, "caller")
+            assert {who for _value, who, _loads in results} == {"caller", "thread"}
+            assert set(multiprocessing.active_children()) == before  # none started
+        with reader.sharing(frame) as share:  # started now; the thread reads meanwhile
+            assert "process" not in {who for _value, who, _loads in share.read_all(_jobs(frame), context, "caller")}
+        assert len(set(multiprocessing.active_children()) - before) == 1
+        _started(reader)
+        with reader.sharing(frame) as share:
+            assert "process" in {who for _value, who, _loads in share.read_all(_jobs(frame), context, "caller")}
+    finally:
+        reader.close()
+    assert set(multiprocessing.active_children()) == before  # and ended
+
+
+def test_a_second_frame_at_once_is_read_by_its_caller_alone(reader):
+    _started(reader)
+    frame = _frame()
+    with reader.sharing(frame) as first, reader.sharing(frame) as second:
+        results = second.read_all(_jobs(frame), {"kept": Kept()}, "caller")
+        assert {who for _value, who, _loads in results} == {"caller"}
+        assert "process" in {who for _value, who, _loads in first.read_all(_jobs(frame), {"kept": Kept()}, "caller")}
+
+
+def _corner(frame: np.ndarray, add: int) -> int:
+    if add < 0:
+        raise ValueError("a task that fails")
+    return int(frame[-1, -1]) + add
+
+
+def test_a_task_runs_ahead_on_the_process_and_a_failed_one_gives_none(reader):
+    _started(reader)
+    frame = _frame()
+    with reader.sharing(frame) as share:
+        done = share.ahead(_corner, 5)
+        failed = share.ahead(_corner, -1)
+        never_waited_for = share.ahead(_corner, 7)
+        assert failed is not None and failed() is None  # asked for out of turn
+        assert done is not None and done() == int(frame[-1, -1]) + 5
+        assert never_waited_for is not None
+        results = share.read_all(_jobs(frame), {"kept": Kept()}, "caller")
+    assert [value for value, _who, _loads in results] == [int(frame[y, x]) for y, x, _ in _jobs(frame)]
+    assert reader.failures == 0
+
+
+def test_the_finder_uses_the_cards_finished_ahead_when_its_last_look_adds_none():
+    sc = scene(NAMES[:6], seed=4)
+    given = []
+
+    def ahead(found):
+        given.append(found)
+        return lambda: finish_cards(sc.image, found)
+
+    plain = find_cards(sc.image)
+    assert len(plain) == 6
+    with_ahead = find_cards(sc.image, ahead=ahead)
+    assert len(given) == 1 and len(given[0]) == 6
+    assert all(np.array_equal(a, b) for a, b in zip(plain, with_ahead, strict=True))
+    # What was finished ahead is the result (here: shown by finishing nothing ahead).
+    assert find_cards(sc.image, ahead=lambda found: lambda: []) == []
+    # And a finish that failed (None) is done by the finder itself.
+    again = find_cards(sc.image, ahead=lambda found: lambda: None)
+    assert all(np.array_equal(a, b) for a, b in zip(plain, again, strict=True))
+
+
+def test_the_second_reader_reads_what_the_caller_alone_reads(monkeypatch, recognizer):
+    sc = scene(NAMES[:8], seed=6, style=CLEAN)
+    assert recognizer.warm_up(START_S)
+    shared = [r.to_json() for r in recognizer.recognize(sc.image)]
+    assert len(shared) == 8
+    monkeypatch.setattr(vision.recognize, "SECOND_READER", False)
+    assert [r.to_json() for r in recognizer.recognize(sc.image)] == shared
+    assert vision.recognize.second_reader().failures == 0
+
+
+def test_a_deck_matcher_shares_the_database_and_reads_the_deck(recognizer):
+    deck = [("Pikachu", "sv4pt5-131"), ("Ralts", "sv1-84")]
+    matcher = recognizer.matcher.with_deck(deck)
+    assert matcher.all is recognizer.matcher.all
+    assert matcher.deck is not None and set(matcher.deck.names) == {"Pikachu", "Ralts"}
+    assert NameMatcher(NAMES, deck).match(["Pikachu"]).name == matcher.match(["Pikachu"]).name == "Pikachu"
+
+
+def test_the_command_line_reads_each_image_once(cli, tmp_path):
+    # The second reader is a spawned Python, which imports the command's __main__ again:
+    # unguarded, that would run the command a second time, into the same output. (Enough
+    # frames for it to start, and to answer.)
+    paths = []
+    for k in range(vision.second_reader.THREAD_FRAMES + 6):
+        path = tmp_path / f"table-{k}.png"
+        cv2.imwrite(str(path), scene(NAMES[k:k + 4], seed=20 + k).image)
+        paths.append(str(path))
+    run = cli("recognize", *paths, "--json")
+    assert run.returncode == 0, run.stderr
+    assert [json.loads(line)["image"] for line in run.stdout.splitlines()] == paths
+    assert "Traceback" not in run.stderr and "leaked" not in run.stderr
