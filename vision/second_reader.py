@@ -18,8 +18,8 @@ The process starts with the frame after ``THREAD_FRAMES``: it takes ~0.8 s of CP
 import, load its Tesseract and warm up, on the core a second reader thread would use, so
 a few frames are read sooner by the thread alone. Until the process answers, that thread
 is the second reader, as it is for good once the process has failed ``MAX_FAILURES``
-times. A process that dies or stops
-answering costs no card: the caller reads whatever it did not send back.
+times. A process that dies or stops answering costs no card: the caller reads whatever
+it did not send back.
 """
 
 from __future__ import annotations
