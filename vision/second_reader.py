@@ -31,6 +31,7 @@ import itertools
 import logging
 import multiprocessing as mp
 import pickle
+import sys
 import threading
 import weakref
 from collections.abc import Callable, Iterator, Sequence
@@ -243,7 +244,8 @@ class _Process:
         self._conn, theirs = spawn.Pipe()
         self._process = spawn.Process(target=_serve, name="card-reader", daemon=True,
                                       args=(theirs, self._next, read, new_engine, warm_up, cv2.getNumThreads()))
-        self._process.start()
+        with _main_module_hidden():
+            self._process.start()
         theirs.close()
         self._ready = False
         self._requests = 0  # numbered: the process's answers name theirs
@@ -320,6 +322,23 @@ class _Process:
 
     def close(self) -> None:
         self._stop()
+
+
+@contextlib.contextmanager
+def _main_module_hidden() -> Iterator[None]:
+    """A spawned Python first imports the caller's main module again (as "__mp_main__"),
+    which runs a script's top level a second time unless it is guarded by ``if __name__
+    == "__main__"``. The process needs nothing from it, so while it is started the main
+    module does not say where it came from (multiprocessing then leaves it alone)."""
+    main = sys.modules["__main__"]
+    saved = {key: main.__dict__[key] for key in ("__spec__", "__file__") if key in main.__dict__}
+    main.__spec__ = None
+    main.__dict__.pop("__file__", None)
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
 
 
 def _free(memory: list[shared_memory.SharedMemory]) -> None:

@@ -7,7 +7,10 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -244,6 +247,25 @@ def test_a_deck_matcher_shares_the_database_and_reads_the_deck(recognizer):
     assert matcher.all is recognizer.matcher.all
     assert matcher.deck is not None and set(matcher.deck.names) == {"Pikachu", "Ralts"}
     assert NameMatcher(NAMES, deck).match(["Pikachu"]).name == matcher.match(["Pikachu"]).name == "Pikachu"
+
+
+def test_a_script_without_a_main_guard_runs_once(tmp_path):
+    # A spawned Python imports the caller's main module again, which would run an
+    # unguarded script's top level a second time (and fail to start its own reader).
+    script = tmp_path / "count_cards.py"
+    script.write_text(
+        "import numpy as np\n"
+        "import vision.recognize\n"
+        "from vision.names import NameMatcher\n"
+        "print('top level', flush=True)\n"
+        "recognizer = vision.recognize.Recognizer(NameMatcher([('Pikachu', 'a')]))\n"
+        "print('answering', recognizer.warm_up(60), flush=True)\n"
+        "print('cards', len(recognizer.recognize(np.zeros((1080, 1920, 3), np.uint8))), flush=True)\n")
+    root = Path(vision.recognize.__file__).resolve().parents[1]
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(root)})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["top level", "answering True", "cards 0"]
 
 
 def test_the_command_line_reads_each_image_once(cli, tmp_path):
