@@ -205,6 +205,24 @@ class _Spellings:
         return out
 
 
+#: A deck name "goes on" from another for at most this many letters (``_longer_names``).
+LONGER_BY = 2
+
+
+def _longer_names(names: Sequence[str]) -> dict[int, list[tuple[int, int]]]:
+    """Per name (by index), the names that spell it and go on by 1 to ``LONGER_BY``
+    letters (Pawmo: Pawmot), with how many."""
+    keys = [spellings(name) for name in names]
+    longer: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for i, short in enumerate(keys):
+        for j, long in enumerate(keys):
+            extra = min((len(b) - len(a) for a in short for b in long
+                         if 0 < len(b) - len(a) <= LONGER_BY and b.startswith(a)), default=None)
+            if i != j and extra is not None:
+                longer[i].append((j, extra))
+    return dict(longer)
+
+
 class NameMatcher:
     """Turns title reads into a card name, an id and a confidence."""
 
@@ -230,6 +248,7 @@ class NameMatcher:
                  hit_points: Mapping[str, Iterable[int]] | None) -> None:
         self.deck = _Pool(deck) if deck else None
         self._spellings = _Spellings(self.deck.names) if self.deck else None
+        self._longer = _longer_names(self.deck.names) if self.deck else {}
         self.hit_points = {name: frozenset(hps) for name, hps in (hit_points or {}).items()}
 
     def _judge(self, pool: _Pool, text: str, hint: set[str]) -> tuple[float, int | None, float]:
@@ -289,6 +308,15 @@ class NameMatcher:
         costs = self._spellings.costs(glyphs)
         if hint:
             costs -= np.array([HINT_COST if name in hint else 0.0 for name in self.deck.names])
+        marks = next((k for k, glyph in enumerate(reversed(glyphs)) if glyph.letter), len(glyphs))
+        if marks:
+            # The last letters of a title may come out as marks ("Pawmot" read "Pawmo."):
+            # a deck name that goes on where the best one ends, by as many letters as
+            # the read has marks there, is as likely (a tie the HP can settle).
+            best = int(np.argmin(costs))
+            for longer, extra in self._longer.get(best, ()):
+                if extra <= marks:
+                    costs[longer] = min(costs[longer], costs[best])
         order = np.argsort(costs)
         first = float(costs[order[0]])
         second = float(costs[order[1]]) if len(order) > 1 else np.inf

@@ -165,6 +165,25 @@ def test_without_the_deck_cards_hp_a_tie_stays_unsure():
     assert m.decide(m.by_hit_points(tie, "260")).name is None
 
 
+PAWMOT = [("Pawmo", "sv1-75"), ("Pawmot", "sv1-76"), ("Skwovet", "sv1-151")]
+PAWMOT_HP = {"Pawmo": {80}, "Pawmot": {130}, "Skwovet": {60}}
+
+
+def test_marks_where_a_longer_deck_name_goes_on_may_be_its_last_letters():
+    # A real Pawmot read "Pawmo." (the "t" came out as a mark): with both in the deck, the
+    # read is as much Pawmot as Pawmo, and the HP settles it. Without the mark, or with
+    # one mark where the longer name needs two letters, it names Pawmo.
+    m = NameMatcher(PAWMOT, deck=PAWMOT, hit_points=PAWMOT_HP)
+    tie = m.match(["Pawmo."])
+    assert m.decide(tie).name is None and set(tie.rivals) | {tie.name} == {"Pawmo", "Pawmot"}
+    assert m.decide(m.by_hit_points(tie, "130")).name == "Pawmot"
+    assert m.decide(m.by_hit_points(tie, "80")).name == "Pawmo"
+    assert m.decide(m.match(["Pawmo"])).name == "Pawmo"
+    longer = [("Pawmo", "sv1-75"), ("Pawmotto", None), ("Skwovet", "sv1-151")]  # 3 letters on
+    m = NameMatcher(longer, deck=longer)
+    assert m.decide(m.match(["Pawmo."])).name == "Pawmo"
+
+
 def test_a_read_far_closer_to_one_deck_name_than_to_any_other_names_it():
     # "GardGoir es" fits Gardevoir ex at ~14 per letter: too loose to name it beside a
     # deck name almost as close (Gardevoir-GX, ~20), named when every other is far off.
