@@ -216,9 +216,11 @@ def _longer_names(names: Sequence[str]) -> dict[int, list[tuple[int, int]]]:
     longer: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for i, short in enumerate(keys):
         for j, long in enumerate(keys):
+            if i == j:
+                continue
             extra = min((len(b) - len(a) for a in short for b in long
                          if 0 < len(b) - len(a) <= LONGER_BY and b.startswith(a)), default=None)
-            if i != j and extra is not None:
+            if extra is not None:
                 longer[i].append((j, extra))
     return dict(longer)
 
@@ -310,9 +312,9 @@ class NameMatcher:
             costs -= np.array([HINT_COST if name in hint else 0.0 for name in self.deck.names])
         marks = next((k for k, glyph in enumerate(reversed(glyphs)) if glyph.letter), len(glyphs))
         if marks:
-            # The last letters of a title may come out as marks ("Pawmot" read "Pawmo."):
-            # a deck name that goes on where the best one ends, by as many letters as
-            # the read has marks there, is as likely (a tie the HP can settle).
+            # The last letters of a title may come out as marks or digits ("Pawmot" read
+            # "Pawmo."): a deck name that goes on where the best one ends, by no more
+            # letters than the read has marks there, is as likely (a tie the HP can settle).
             best = int(np.argmin(costs))
             for longer, extra in self._longer.get(best, ()):
                 if extra <= marks:
