@@ -463,8 +463,6 @@ def _side_frames(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     return a, b, d, normal
 
 
-
-
 def _hits_many(packed: np.ndarray, a: np.ndarray, b: np.ndarray, normal: np.ndarray,
                offsets: np.ndarray, samples: int, thr: float) -> tuple[np.ndarray, np.ndarray]:
     """Edge hits across every side (N, 4) shifted by every offset (K) at ``samples``

@@ -201,14 +201,14 @@ class _JudgedAhead:
         return [judged[q.tobytes()] if q.tobytes() in judged else layout_lean(frame, q) for q in quads]
 
 
-def _warm_up() -> None:
-    """The second reader's work once on a blank frame, before it answers: some first calls
-    build tables (OpenCV's Lab conversion, ~0.1 s) that would otherwise slow its first
-    frame."""
+def _warm_up(engine: Tesseract) -> None:
+    """The second reader's work once on a blank frame, with its engine, before it
+    answers: some first calls build tables (OpenCV's Lab conversion, ~0.1 s) that would
+    otherwise slow its first frame."""
     frame = np.zeros((1080, 1920, 3), np.uint8)
     quad = np.float32([[100, 100], [160, 100], [160, 190], [100, 190]])
     finish_and_judge(frame, quad[None], FinderConfig())
-    read_card(Tesseract(), NameMatcher([("Pikachu", None)]), frame, quad * 3, (), 0.0)
+    read_card(engine, NameMatcher([("Pikachu", None)]), frame, quad * 3, (), 0.0)
 
 
 _second_reader: SecondReader | None = None

@@ -47,7 +47,7 @@ log = logging.getLogger(__name__)
 
 #: ``read(engine, context, frame, *job)``: one job's result. A module-level function (the
 #: process imports it by name); ``new_engine()`` makes the engine a reader passes it, and
-#: the process runs ``warm_up()`` before it answers (first calls that build tables).
+#: the process runs ``warm_up(engine)`` before it answers (first calls that build tables).
 Read = Callable[..., Any]
 
 #: Frames read with a thread before the process is started (the command line on 6-card
@@ -63,7 +63,7 @@ MAX_FAILURES = 3
 class SecondReader:
     """Shares frames' work between the caller's thread and a second reader (see above)."""
 
-    def __init__(self, read: Read, new_engine: Callable[[], Any], warm_up: Callable[[], None] | None = None
+    def __init__(self, read: Read, new_engine: Callable[[], Any], warm_up: Callable[[Any], None] | None = None
                  ) -> None:
         self._read, self._new_engine, self._warm_up = read, new_engine, warm_up
         self._lock = threading.Lock()
@@ -135,7 +135,7 @@ class SecondReader:
         next_job = itertools.count().__next__  # atomic under the GIL: each job goes to one thread
 
         def share(reader_engine: Any) -> dict[int, Any]:
-            return {k: self._read(reader_engine, context, frame, *jobs[k]) for k in _taken(next_job, len(jobs))}
+            return _read_share(self._read, reader_engine, context, frame, jobs, next_job, {})
 
         theirs = self._thread.submit(lambda: share(self._engine_of_thread()))
         results = share(engine)
@@ -194,7 +194,7 @@ class FrameShare:
         results: dict[int, Any] = {}
         try:
             request = process.send_jobs(jobs, context, keep)
-            results.update((k, read(engine, context, frame, *jobs[k])) for k in process.taken(len(jobs)))
+            _read_share(read, engine, context, frame, jobs, process.next_job, results)
             results.update(process.answer(request))
         except _Failed as failure:
             self._give_up(failure)
@@ -216,10 +216,13 @@ class FrameShare:
         self._process = None
 
 
-def _taken(next_job: Callable[[], int], count: int) -> Iterator[int]:
-    """The jobs this reader takes, each the next one nobody has taken."""
-    while (k := next_job()) < count:
-        yield k
+def _read_share(read: Read, engine: Any, context: Any, frame: np.ndarray, jobs: Sequence[tuple],
+                next_job: Callable[[], int], results: dict[int, Any]) -> dict[int, Any]:
+    """One reader's share of ``jobs``, each the next one nobody has taken, read into
+    ``results`` (which keeps what was read should a job fail)."""
+    while (k := next_job()) < len(jobs):
+        results[k] = read(engine, context, frame, *jobs[k])
+    return results
 
 
 def _next_of(shared: Any) -> int:
@@ -238,7 +241,7 @@ class _Process:
     """The second reader as a process: a spawned Python (a fork would copy locks that
     other threads hold) serving one frame at a time."""
 
-    def __init__(self, read: Read, new_engine: Callable[[], Any], warm_up: Callable[[], None] | None) -> None:
+    def __init__(self, read: Read, new_engine: Callable[[], Any], warm_up: Callable[[Any], None] | None) -> None:
         spawn = mp.get_context("spawn")
         self._next = spawn.Value("i", 0)
         self._conn, theirs = spawn.Pipe()
@@ -291,8 +294,8 @@ class _Process:
             self._next.value = 0
         return self.request("read", new_context, list(jobs))
 
-    def taken(self, count: int) -> Iterator[int]:
-        return _taken(lambda: _next_of(self._next), count)
+    def next_job(self) -> int:
+        return _next_of(self._next)
 
     def request(self, kind: str, *body: Any) -> int:
         """A request sent, by its number (``answer`` waits for the process's answer)."""
@@ -380,13 +383,13 @@ class _FromKept(pickle.Unpickler):
 
 
 def _serve(conn: Connection, next_job: Any, read: Read, new_engine: Callable[[], Any],
-           warm_up: Callable[[], None] | None, cv_threads: int) -> None:
+           warm_up: Callable[[Any], None] | None, cv_threads: int) -> None:
     """The process's loop, until the caller hangs up. A task or job that fails is logged
     and left to the caller, which does it again and meets the error itself."""
     cv2.setNumThreads(cv_threads)
     engine = new_engine()
     if warm_up is not None:
-        warm_up()
+        warm_up(engine)
     kept: dict[int, object] = {}
     context: Any = None
     memory: shared_memory.SharedMemory | None = None
@@ -420,10 +423,9 @@ def _serve(conn: Connection, next_job: Any, read: Read, new_engine: Callable[[],
             request, new_context, jobs = body
             if new_context is not None:
                 context = _FromKept(io.BytesIO(new_context), kept).load()
-            results = {}
+            results: dict[int, Any] = {}
             try:
-                for k in _taken(lambda: _next_of(next_job), len(jobs)):
-                    results[k] = read(engine, context, frame, *jobs[k])
+                _read_share(read, engine, context, frame, jobs, lambda: _next_of(next_job), results)
             except Exception:  # noqa: BLE001
                 log.exception("reading a card failed")
             conn.send_bytes(pickle.dumps((request, results), protocol=5))

@@ -66,6 +66,19 @@ def _jobs(frame: np.ndarray, pause: float = 0.02) -> list[tuple[int, int, float]
     return [(k * 7 % h, k * 13 % w, pause) for k in range(12)]
 
 
+def _all_read(results: list[tuple[int, str, int]], frame: np.ndarray, jobs: list[tuple[int, int, float]]) -> bool:
+    """Whether every job's pixel came back, in job order."""
+    return [value for value, _who, _loads in results] == [int(frame[y, x]) for y, x, _ in jobs]
+
+
+def _readers(results: list[tuple[int, str, int]]) -> set[str]:
+    return {who for _value, who, _loads in results}
+
+
+def _loads_in_process(results: list[tuple[int, str, int]]) -> set[int]:
+    return {loads for _value, who, loads in results if who == "process"}
+
+
 def _started(reader: SecondReader) -> SecondReader:
     assert reader.wait_until_answering(START_S)
     return reader
@@ -85,10 +98,10 @@ def test_both_readers_take_jobs_and_the_process_sees_the_frame(reader):
         jobs = _jobs(frame)
         with reader.sharing(frame) as share:
             results = share.read_all(jobs, {"kept": kept}, "caller", keep=(kept,))
-        assert [value for value, _who, _loads in results] == [int(frame[y, x]) for y, x, _ in jobs]
-        assert {who for _value, who, _loads in results} == {"caller", "process"}
+        assert _all_read(results, frame, jobs)
+        assert _readers(results) == {"caller", "process"}
     # The kept object went to the process once; the caller's contexts named it.
-    assert {loads for _value, who, loads in results if who == "process"} == {1}
+    assert _loads_in_process(results) == {1}
 
 
 def test_a_new_context_goes_to_the_process_but_what_it_keeps_does_not():
@@ -98,10 +111,10 @@ def test_a_new_context_goes_to_the_process_but_what_it_keeps_does_not():
         for _ in range(2):
             with reader.sharing(frame) as share:
                 results = share.read_all(_jobs(frame), {"kept": kept}, "caller", keep=(kept,))
-            assert {loads for _value, who, loads in results if who == "process"} == {1}
+            assert _loads_in_process(results) == {1}
         with reader.sharing(frame) as share:  # another object to keep: sent anew
             results = share.read_all(_jobs(frame), {"kept": Kept()}, "caller", keep=())
-        assert {loads for _value, who, loads in results if who == "process"} == {2}
+        assert _loads_in_process(results) == {2}
     finally:
         reader.close()
 
@@ -112,13 +125,13 @@ def test_a_process_that_dies_costs_no_job_and_is_started_again(reader):
     jobs = _jobs(frame)
     with reader.sharing(frame) as share:
         results = share.read_all(jobs, {"kept": kept, "die_in_process": True}, "caller")
-    assert [value for value, _who, _loads in results] == [int(frame[y, x]) for y, x, _ in jobs]
-    assert {who for _value, who, _loads in results} == {"caller"}
+    assert _all_read(results, frame, jobs)
+    assert _readers(results) == {"caller"}
     assert reader.failures == 1
     _started(reader)  # a new one
     with reader.sharing(frame) as share:
         results = share.read_all(jobs, {"kept": kept}, "caller")
-    assert "process" in {who for _value, who, _loads in results}
+    assert "process" in _readers(results)
 
 
 def test_a_process_that_stops_answering_is_given_up(reader, monkeypatch):
@@ -128,7 +141,7 @@ def test_a_process_that_stops_answering_is_given_up(reader, monkeypatch):
     jobs = _jobs(frame)
     with reader.sharing(frame) as share:
         results = share.read_all(jobs, {"kept": Kept(), "hang_in_process": True}, "caller")
-    assert [value for value, _who, _loads in results] == [int(frame[y, x]) for y, x, _ in jobs]
+    assert _all_read(results, frame, jobs)
     assert reader.failures == 1
 
 
@@ -143,7 +156,7 @@ def test_a_frame_left_on_an_error_does_not_leak_into_the_next(reader):
         done = share.ahead(_corner, 2)
         results = share.read_all(_jobs(other), {"kept": Kept()}, "caller")
         assert done is not None and done() == int(other[-1, -1]) + 2
-    assert [value for value, _who, _loads in results] == [int(other[y, x]) for y, x, _ in _jobs(other)]
+    assert _all_read(results, other, _jobs(other))
     assert reader.failures == 0
 
 
@@ -155,8 +168,8 @@ def test_without_a_process_a_thread_is_the_second_reader(monkeypatch):
     with reader.sharing(frame) as share:
         assert share.ahead(_corner, 1) is None  # nothing runs ahead on a thread
         results = share.read_all(jobs, {"kept": Kept()}, "caller")
-    assert [value for value, _who, _loads in results] == [int(frame[y, x]) for y, x, _ in jobs]
-    assert {who for _value, who, _loads in results} == {"caller", "thread"}
+    assert _all_read(results, frame, jobs)
+    assert _readers(results) == {"caller", "thread"}
     reader.close()
 
 
@@ -168,14 +181,14 @@ def test_a_few_frames_are_read_with_a_thread_and_more_start_the_process():
         for _ in range(vision.second_reader.THREAD_FRAMES):
             with reader.sharing(frame) as share:
                 results = share.read_all(_jobs(frame), context, "caller")
-            assert {who for _value, who, _loads in results} == {"caller", "thread"}
+            assert _readers(results) == {"caller", "thread"}
             assert set(multiprocessing.active_children()) == before  # none started
         with reader.sharing(frame) as share:  # started now; the thread reads meanwhile
-            assert "process" not in {who for _value, who, _loads in share.read_all(_jobs(frame), context, "caller")}
+            assert "process" not in _readers(share.read_all(_jobs(frame), context, "caller"))
         assert len(set(multiprocessing.active_children()) - before) == 1
         _started(reader)
         with reader.sharing(frame) as share:
-            assert "process" in {who for _value, who, _loads in share.read_all(_jobs(frame), context, "caller")}
+            assert "process" in _readers(share.read_all(_jobs(frame), context, "caller"))
     finally:
         reader.close()
     assert set(multiprocessing.active_children()) == before  # and ended
@@ -186,8 +199,8 @@ def test_a_second_frame_at_once_is_read_by_its_caller_alone(reader):
     frame = _frame()
     with reader.sharing(frame) as first, reader.sharing(frame) as second:
         results = second.read_all(_jobs(frame), {"kept": Kept()}, "caller")
-        assert {who for _value, who, _loads in results} == {"caller"}
-        assert "process" in {who for _value, who, _loads in first.read_all(_jobs(frame), {"kept": Kept()}, "caller")}
+        assert _readers(results) == {"caller"}
+        assert "process" in _readers(first.read_all(_jobs(frame), {"kept": Kept()}, "caller"))
 
 
 def _corner(frame: np.ndarray, add: int) -> int:
@@ -207,7 +220,7 @@ def test_a_task_runs_ahead_on_the_process_and_a_failed_one_gives_none(reader):
         assert done is not None and done() == int(frame[-1, -1]) + 5
         assert never_waited_for is not None
         results = share.read_all(_jobs(frame), {"kept": Kept()}, "caller")
-    assert [value for value, _who, _loads in results] == [int(frame[y, x]) for y, x, _ in _jobs(frame)]
+    assert _all_read(results, frame, _jobs(frame))
     assert reader.failures == 0
 
 
