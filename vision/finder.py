@@ -18,10 +18,11 @@ tall there), then a refinement on finer pixels:
    box, the inner frame) is dropped, and one far from the size of the table's other
    cards (two touching cards, an art box) loses score. Around every quad that may be a
    card's upper part (its title and picture are card-shaped, sideways) the whole card
-   is proposed and judged with a lower edge bar, for a pale text box on a pale mat. A
-   last look takes corners whose sides stop further short of them (a rounded corner, a
-   faint side broken into pieces), and cards a little smaller than most, away from the
-   cards already found.
+   is proposed and judged with lower bars (edge and outline share), for a pale text
+   box on a pale mat. A last look takes corners whose sides stop further short of them
+   (a rounded corner, a faint side broken into pieces), and cards a little smaller than
+   most, away from the cards already found; when it finds any, whole cards are
+   proposed around the selection once more (what it found may be a part of a card).
 3. *Refinement*: the winners' sides are pushed out onto a faint outer outline if one
    lies just outside (a silver border on a grey mat), then snapped once more on a
    half-size (1080p) or full-size copy, probing only pixels next to the sides.
@@ -85,6 +86,10 @@ class FinderConfig:
     #: text box on a pale mat (tune split, cards left without a quad of IoU >= 0.6: 11 of
     #: 270 -> 7; at 14, 8; at 20, 9).
     completion_grad: float = 10.0
+    #: ... and ``min_support`` there. A card upside down with its pale text half on a
+    #: pale mat had an edge along 0.69 of its outline at that bar, and only its
+    #: picture and name were found (tune split).
+    completion_support: float = 0.65
     #: Refine corners on finer pixels (half size for a 1080p frame, else full size).
     full_res_refine: bool = True
     #: Gradient an edge needs in that refinement. The finer pixels show an outline
@@ -580,6 +585,13 @@ def _support_many(quads: np.ndarray, packed: np.ndarray, thr: float, samples: in
     return hits.any(axis=2).mean(axis=2)
 
 
+def _crosswise(angle: float, other: float) -> bool:
+    """Whether two quads' long sides (at ``angle`` and ``other``, radians) lie nearer
+    square to each other than in line."""
+    turn = abs((angle - other + np.pi / 2) % np.pi - np.pi / 2)  # sides are lines
+    return turn > np.pi / 4
+
+
 def _surrounds(outer: np.ndarray, inner: np.ndarray) -> bool:
     """Whether every corner of ``inner`` lies inside ``outer`` by ``BORDER_MARGIN`` of
     ``outer``'s short side."""
@@ -736,7 +748,7 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None, ahead: Ahe
     quads, big = _candidates(small, edges, lo, hi)
     scored: list[tuple[float, np.ndarray]] = []
 
-    def consider(rough: np.ndarray, grad: float = cfg.edge_grad) -> None:
+    def consider(rough: np.ndarray, grad: float = cfg.edge_grad, support: float = cfg.min_support) -> None:
         if len(rough) == 0:
             return
         rough = rough.astype(np.float32)
@@ -751,7 +763,7 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None, ahead: Ahe
         # A side lying along the frame's edge is the frame, not a card's outline.
         shape = _shape_many(q, lo, hi) * ~_on_frame_edge(q, small.shape[1], small.shape[0])
         sup = _support_many(q, packed, grad)
-        good = (shape > 0) & (sup.mean(axis=1) >= cfg.min_support) \
+        good = (shape > 0) & (sup.mean(axis=1) >= support) \
             & (sup.min(axis=1) >= cfg.min_side_support)
         for k in np.nonzero(good)[0]:
             scored.append((float(sup[k].mean() * shape[k]), q[k]))
@@ -795,7 +807,7 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None, ahead: Ahe
     consider(np.array(cuts, np.float32).reshape(-1, 4, 2))
     first = _select(list(scored))
     typical = _table_card(first)
-    consider(_completions(first, typical), cfg.completion_grad)
+    consider(_completions(first, typical), cfg.completion_grad, cfg.completion_support)
     kept = _select(_by_table_size(scored, typical))
     before_last_look = np.stack(kept) if kept else None
     finished_ahead = ahead(before_last_look) if ahead and kept else None
@@ -808,6 +820,9 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None, ahead: Ahe
             last.append(_corner_quads(corners, lo, hi, [typical * SMALLER_CARD], own_sizes=False))
         consider_corners(np.concatenate(last), WIDE_RANK)
         if len(scored) > known:
+            kept = _select(_by_table_size(scored, typical))
+            # What the last look found may be a part of a card too.
+            consider(_completions(kept, typical), cfg.completion_grad, cfg.completion_support)
             kept = _select(_by_table_size(scored, typical))
     if not kept:
         return []
@@ -889,7 +904,9 @@ NMS_DIST = 0.05
 #: art box's) ...
 SELECT_GROW = 0.85
 #: ... and it is a whole card around a part of one: at least this many times the part's
-#: area (a card's upper part or art box is half a card or less) ...
+#: area (a card's upper part or art box is half a card or less), and the part crosswise
+#: to it (card-shaped parts lie sideways in a card: title and picture, text box, art box;
+#: a bigger quad the same way round is the card with a patch of mat print beside it) ...
 PART_AREA = 1.5
 #: ... or around it on every side by at least this fraction of its short side (the card
 #: around the inner edge of its own border). A quad a little bigger than a card on one
@@ -980,7 +997,7 @@ def _completions(first: list[np.ndarray], typical: float | None) -> np.ndarray:
     as long as a card's short or long side, the card of those proportions that has this
     side as its own and lies across the quad is proposed; snapping and scoring then
     judge it like any other candidate (a real card's proposals are that card again)."""
-    if typical is None:
+    if typical is None or not first:
         return np.empty((0, 4, 2), np.float32)
     proposals = []
     longs = _side_lengths(np.stack(first))[1]
@@ -1018,6 +1035,7 @@ def _select(scored: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
     meets = ((x0[:, None] < x1[None]) & (x1[:, None] > x0[None])
              & (y0[:, None] < y1[None]) & (y1[:, None] > y0[None])).tolist()
     areas = _areas(quads).tolist()
+    angles = _long_edges(quads)[1].tolist()
     kept: list[int] = []
     for i, (score, quad) in enumerate(scored):
         shared = {k: overlap(quad, quads[k]) for k in kept if meets[i][k]}
@@ -1027,7 +1045,8 @@ def _select(scored: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
             continue
         if all(areas[i] > 1.15 * areas[k] and shared[k] > 0.85
                and score > SELECT_GROW * scored[k][0]
-               and (areas[i] >= PART_AREA * areas[k] or _surrounds(quad, quads[k])) for k in clash):
+               and ((areas[i] >= PART_AREA * areas[k] and _crosswise(angles[i], angles[k]))
+                    or _surrounds(quad, quads[k])) for k in clash):
             kept = [k for k in kept if k not in clash]
             kept.append(i)
     return [quads[k] for k in kept]

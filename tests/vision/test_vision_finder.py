@@ -130,6 +130,19 @@ def test_a_card_partly_hidden_by_a_hand_is_not_cut_in_two(seed):
     assert all(_best(quads, c.quad) > 0.8 for c in hidden)
 
 
+def test_a_bigger_quad_the_same_way_round_does_not_replace_a_card():
+    # A sideways card beside a block of the mat's print: a quad around both on three
+    # sides, card-shaped and as sideways as the card, about as well outlined, replaced
+    # the card (real composites, tune split: IoU 0.56 with it).
+    card = np.float32([[100, 100], [240, 100], [240, 200], [100, 200]])
+    around = np.float32([[40, 80], [240, 80], [240, 225], [40, 225]])
+    assert [q.tolist() for q in finder._select([(0.97, card), (0.87, around)])] == [card.tolist()]
+    # A card's title and picture lie crosswise in it: the whole card replaces them.
+    whole = np.float32([[100, 100], [200, 100], [200, 240], [100, 240]])
+    upper_part = np.float32([[100, 100], [200, 100], [200, 172], [100, 172]])
+    assert [q.tolist() for q in finder._select([(0.97, upper_part), (0.87, whole)])] == [whole.tolist()]
+
+
 def test_quads_are_four_float32_corners_and_the_config_is_honoured():
     sc = scene(NAMES[:6], 1)
     quads = find_cards(sc.image, FinderConfig())
