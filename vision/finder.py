@@ -585,11 +585,16 @@ def _support_many(quads: np.ndarray, packed: np.ndarray, thr: float, samples: in
     return hits.any(axis=2).mean(axis=2)
 
 
+def _turn(angle: np.ndarray | float, other: np.ndarray | float) -> np.ndarray | float:
+    """The angle between lines at ``angle`` and ``other`` (radians, element-wise for
+    arrays), from 0 to pi/2."""
+    return np.abs((angle - other + np.pi / 2) % np.pi - np.pi / 2)
+
+
 def _crosswise(angle: float, other: float) -> bool:
-    """Whether two quads' long sides (at ``angle`` and ``other``, radians) lie nearer
-    square to each other than in line."""
-    turn = abs((angle - other + np.pi / 2) % np.pi - np.pi / 2)  # sides are lines
-    return turn > np.pi / 4
+    """Whether two quads' long sides (at ``angle`` and ``other``) lie nearer square to
+    each other than in line."""
+    return bool(_turn(angle, other) > np.pi / 4)
 
 
 def _surrounds(outer: np.ndarray, inner: np.ndarray) -> bool:
@@ -927,7 +932,7 @@ def _suppress(quads: np.ndarray, dist: float) -> np.ndarray:
         return quads
     c = quads.mean(axis=1)
     long, ang = _long_edges(quads)
-    turn = np.abs((ang[:, None] - ang[None] + np.pi / 2) % np.pi - np.pi / 2)  # sides are lines
+    turn = _turn(ang[:, None], ang[None])
     gap = c[:, None] - c[None]
     same = np.triu((np.hypot(gap[..., 0], gap[..., 1]) < dist * long[:, None])
                    & (np.abs(long[:, None] / long[None] - 1) < dist) & (turn < dist), 1)
