@@ -10,11 +10,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
 pytestmark = pytest.mark.skipif(not (SHARED / "vision-eval" / "card-scans-sv1").is_dir(),
                                 reason="../shared/vision-eval not present")
+if str(ROOT) not in sys.path:  # bench/ is a folder of scripts, not an installed package
+    sys.path.insert(0, str(ROOT))
 
 
 def test_real_scans_on_the_real_mat_never_get_a_wrong_name():
-    if str(ROOT) not in sys.path:  # bench/ is a folder of scripts, not an installed package
-        sys.path.insert(0, str(ROOT))
     from bench.vision import evalset
     from vision.geometry import iou
     from vision.names import NameMatcher
@@ -31,8 +31,6 @@ def test_real_scans_on_the_real_mat_never_get_a_wrong_name():
 
 
 def test_real_scans_on_the_real_mat_are_outlined():
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
     from bench.vision import evalset
     from vision.finder import find_cards
     from vision.geometry import iou
@@ -46,8 +44,6 @@ def test_real_scans_on_the_real_mat_are_outlined():
 
 
 def test_cards_are_found_at_the_tables_size_when_no_outline_closes():
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
     from bench.vision import evalset
     from vision.finder import find_cards
     from vision.geometry import iou
@@ -65,8 +61,6 @@ def test_cards_are_found_at_the_tables_size_when_no_outline_closes():
 
 @pytest.mark.parametrize("index, name", [(7, "Forretress"), (6, "Wattrel")])
 def test_a_card_found_in_part_or_with_mat_print_beside_it_is_outlined_alone_and_whole(index, name):
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
     from bench.vision import evalset
     from vision.finder import find_cards
     from vision.geometry import iou
