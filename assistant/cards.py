@@ -19,9 +19,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
+
+#: The one way a card named at the table is looked up: ``(name, set, number)`` → the
+#: Card, or None when nobody knows it. ``set`` is a set's printed code (``OBF``) or its
+#: pokemontcg.io id (``sv3``); ``set`` and ``number`` are ``''`` when unknown. Deck
+#: lists, position files and the camera all resolve cards through one of these.
+CardResolver = Callable[[str, str, str], "Card | None"]
 
 POKEMON = "Pokémon"
 TRAINER = "Trainer"
