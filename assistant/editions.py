@@ -14,7 +14,7 @@ one (an event with ``"ruling"``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
@@ -39,6 +39,77 @@ STEP_BASE = "base"
 STEP_STOP = "stop-if-zero"
 STEP_WEAKNESS = "weakness"
 STEP_RESISTANCE = "resistance"
+
+#: Kinds of power a Special Condition switches off (see :attr:`Edition.conditions_block`).
+POKE_POWER = "Poké-Power"
+OLD_POWERS = frozenset({"Poké-Power", "Poké-Body", "Pokémon Power"})
+
+
+@dataclass(frozen=True, slots=True)
+class BurnCountersThenFlip:
+    """Burned, 2025: at every Checkup the Pokémon takes ``counters`` damage counters,
+    then its owner flips a coin; heads, it recovers (001_75e061fbe3c8e794.txt:421-425)."""
+
+    counters: int = 2
+
+    def checkup(self, flip: Callable[[], str]) -> dict[str, int | str | bool]:
+        """The Checkup event's fields, in the order things happen at the table."""
+        counters = self.counters
+        coin = flip()
+        return {"counters": counters, "coin": coin, "recovered": coin == "heads"}
+
+
+@dataclass(frozen=True, slots=True)
+class BurnFlipForCounters:
+    """Burned before 2025: at every Checkup its owner flips; tails, the Pokémon takes
+    ``counters`` damage counters. The flip never cures it
+    (003_b55862cc83f9dac9.txt:155-161; 000_f5f923b195869c83.txt:427-429)."""
+
+    counters: int = 2
+
+    def checkup(self, flip: Callable[[], str]) -> dict[str, int | str | bool]:
+        coin = flip()
+        return {"coin": coin, "counters": self.counters if coin == "tails" else 0, "recovered": False}
+
+
+@dataclass(frozen=True, slots=True)
+class SelfHit:
+    """What a Confused Pokémon does to itself on tails: an event of ``kind``
+    (``counters`` or ``damage``) whose ``key`` holds ``value``, and the HP of damage."""
+
+    kind: str
+    key: str
+    value: int
+    damage: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConfusionPlacesCounters:
+    """Confused, 2009 on: tails, the attack does not happen and the Pokémon gets
+    ``counters`` damage counters, which skip Weakness and Resistance
+    (001_75e061fbe3c8e794.txt:429-433)."""
+
+    counters: int = 3
+
+    def self_hit(self, through_weakness: Callable[[int], int]) -> SelfHit:
+        return SelfHit("counters", "counters", self.counters, 10 * self.counters)
+
+
+@dataclass(frozen=True, slots=True)
+class ConfusionDealsDamage:
+    """Confused, 2002: tails, the Pokémon does ``damage`` to itself, its own Weakness and
+    Resistance applied (003_b55862cc83f9dac9.txt:171-177). ``through_weakness`` is that
+    calculation, which the engine owns."""
+
+    damage: int = 20
+
+    def self_hit(self, through_weakness: Callable[[int], int]) -> SelfHit:
+        amount = through_weakness(self.damage)
+        return SelfHit("damage", "amount", amount, amount)
+
+
+BurnRule = BurnCountersThenFlip | BurnFlipForCounters
+ConfusionRule = ConfusionPlacesCounters | ConfusionDealsDamage
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,31 +155,27 @@ class Edition:
     weakness: str
     resistance: str
     weakness_on_bench: bool
-    #: Confusion on tails: ``counters`` (place N counters on itself) or ``damage`` (N
-    #: damage to itself with its own Weakness and Resistance).
-    confusion_self_hit: str
-    confusion_self_amount: int
+    #: What a Confused Pokémon does to itself on tails.
+    confusion_self_hit: ConfusionRule
     #: True when the Confusion flip comes before the attack's choices and requirements.
     confusion_check_first: bool
     confused_retreat_flip: bool
-    #: ``counters-then-flip``: counters every Checkup, heads cures (2025);
-    #: ``flip-tails-counters``: counters only on tails, no cure (older books).
-    burn: str
-    burn_counters: int
+    #: What Burned does at each Checkup.
+    burn: BurnRule
     poison_counters: int
     checkup_order: tuple[str, ...]
-    #: ``after-both``: Knock Outs wait until both players' checks are done;
-    #: ``immediate``: a Pokémon is Knocked Out as soon as its damage reaches its HP.
-    checkup_knockouts: str
-    #: Where other Checkup effects go: ``before-or-after`` the Special Conditions as a
-    #: whole block (2025), ``after`` them (2011), ``any`` (older books: Tools any time).
-    checkup_other_effects: str
+    #: True: Knock Outs wait until both players' checks are done; False: a Pokémon is
+    #: Knocked Out as soon as its damage reaches its HP.
+    checkup_knockouts_wait: bool
+    #: Where other Checkup effects may go, as one block: ``before`` or ``after`` the
+    #: Special Conditions (2025; older books: Tools any time), or ``after`` only (2011).
+    checkup_other_effects: tuple[str, ...]
     first_player_attack_turn1: bool
     first_player_supporter_turn1: bool
     first_player_trainer_turn1: bool
-    #: ``own``: nobody evolves during their own first turn; ``ambiguous``: the book's
-    #: wording leaves it open and :attr:`Rulings.first_turn_evolution` decides.
-    no_evolve_first_turn: str
+    #: ``own``: nobody evolves during their own first turn; ``None``: the book's wording
+    #: leaves it open and :attr:`Rulings.first_turn_evolution` decides.
+    no_evolve_first_turn: str | None
     mulligan_bonus_per_mulligan: int
     mulligan_bonus_optional: bool
     mutual_mulligans_cancel: bool
@@ -121,9 +188,9 @@ class Edition:
     same_name_stadium_banned: bool
     supporter_stays_until_end_of_turn: bool
     tm_discarded_end_of_turn: bool
-    #: Which powers a Special Condition switches off: ``powers-and-bodies`` (2002),
-    #: ``poke-powers`` (later books; Abilities are not Poké-Powers).
-    conditions_block: str
+    #: Which kinds of power a Special Condition switches off: Poké-Powers, Poké-Bodies
+    #: and Pokémon Powers (2002), Poké-Powers only (later books; Abilities are not).
+    conditions_block: frozenset[str]
     poke_power_once_per_turn: bool
     gx_once_per_game: bool
     vstar_once_per_game: bool
@@ -142,6 +209,10 @@ class Edition:
     fossil_basic_in_setup: bool | None = None
     #: ``file:lines`` for each field above and for each refusal reason code.
     sources: Mapping[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        """The era's name, as ``--era`` takes it (``mega-evolution-2025``)."""
+        return self.era
 
     def cite(self, key: str) -> str:
         """The rulebook lines behind a value or a reason code, ``''`` if none."""
@@ -194,16 +265,14 @@ MEGA_EVOLUTION = Edition(
     weakness="printed",
     resistance="printed",
     weakness_on_bench=False,
-    confusion_self_hit="counters",
-    confusion_self_amount=3,
+    confusion_self_hit=ConfusionPlacesCounters(counters=3),
     confusion_check_first=True,
     confused_retreat_flip=False,
-    burn="counters-then-flip",
-    burn_counters=2,
+    burn=BurnCountersThenFlip(counters=2),
     poison_counters=1,
     checkup_order=("poisoned", "burned", "asleep", "paralyzed"),
-    checkup_knockouts="after-both",
-    checkup_other_effects="before-or-after",
+    checkup_knockouts_wait=True,
+    checkup_other_effects=("before", "after"),
     first_player_attack_turn1=False,
     first_player_supporter_turn1=False,
     first_player_trainer_turn1=True,
@@ -223,7 +292,7 @@ MEGA_EVOLUTION = Edition(
     same_name_stadium_banned=True,
     supporter_stays_until_end_of_turn=False,
     tm_discarded_end_of_turn=False,
-    conditions_block="poke-powers",
+    conditions_block=frozenset({POKE_POWER}),
     poke_power_once_per_turn=False,
     gx_once_per_game=True,
     vstar_once_per_game=True,
@@ -236,7 +305,7 @@ MEGA_EVOLUTION = Edition(
         "confusion_self_amount": "433", "confusion_check_first": "517-522",
         "confused_retreat_flip": "455", "burn": "421-425", "burn_counters": "423",
         "poison_counters": "445-449", "checkup_order": "393-403",
-        "checkup_knockouts": "407", "checkup_other_effects": "405",
+        "checkup_knockouts_wait": "407", "checkup_other_effects": "405",
         "first_player_attack_turn1": "341", "first_player_supporter_turn1": "303",
         "first_player_trainer_turn1": "299-310", "no_evolve_first_turn": "291",
         "mulligan_bonus_per_mulligan": "237, 494", "mulligan_bonus_optional": "237, 494",
@@ -288,8 +357,8 @@ BLACK_WHITE = replace(
     era=BLACK_WHITE_2011,
     rulebook=BW,
     confusion_check_first=False,
-    burn="flip-tails-counters",
-    checkup_other_effects="after",
+    burn=BurnFlipForCounters(counters=2),
+    checkup_other_effects=("after",),
     first_player_attack_turn1=True,
     first_player_supporter_turn1=True,
     mulligan_bonus_optional=False,
@@ -310,7 +379,7 @@ BLACK_WHITE = replace(
         "confusion_self_amount": "441", "confusion_check_first": "505-509",
         "confused_retreat_flip": "461", "burn": "427-429", "burn_counters": "429",
         "poison_counters": "453-455", "checkup_order": "405-411",
-        "checkup_knockouts": "411", "checkup_other_effects": "411",
+        "checkup_knockouts_wait": "411", "checkup_other_effects": "411",
         "first_player_attack_turn1": "263-275", "first_player_supporter_turn1": "325",
         "first_player_trainer_turn1": "325", "no_evolve_first_turn": "313",
         "mulligan_bonus_per_mulligan": "261", "mulligan_bonus_optional": "261",
@@ -359,13 +428,13 @@ PLATINUM = replace(
     rulebook=DP,
     first_player_supporter_turn1=False,
     first_player_trainer_turn1=False,
-    checkup_knockouts="immediate",
-    checkup_other_effects="any",
+    checkup_knockouts_wait=False,
+    checkup_other_effects=("before", "after"),
     mulligan_bonus_optional=True,
     supporter_stays_until_end_of_turn=True,
     poke_power_once_per_turn=True,
     # "neither player can evolve on the first turn" (004:209): RULES.md §23.3
-    no_evolve_first_turn="ambiguous",
+    no_evolve_first_turn=None,
     simultaneous_knockouts_first="next-player",
     sources=_sources(DP, {
         "damage_order": "408-417", "weakness": "412", "resistance": "413",
@@ -373,7 +442,7 @@ PLATINUM = replace(
         "confusion_self_amount": "337", "confusion_check_first": "399-403",
         "confused_retreat_flip": "337", "burn": "331-333", "burn_counters": "333",
         "poison_counters": "343-345", "checkup_order": "419-425",
-        "checkup_knockouts": "293", "checkup_other_effects": "427",
+        "checkup_knockouts_wait": "293", "checkup_other_effects": "427",
         "first_player_attack_turn1": "157-173", "first_player_supporter_turn1": "227",
         "first_player_trainer_turn1": "227", "no_evolve_first_turn": "209",
         "mulligan_bonus_per_mulligan": "131", "mulligan_bonus_optional": "131",
@@ -423,8 +492,7 @@ EXPEDITION = replace(
                   "mods:defender:trainer|energy", "mods:defender:attack|ability"),
     weakness="×2",
     resistance="-30",
-    confusion_self_hit="damage",
-    confusion_self_amount=20,
+    confusion_self_hit=ConfusionDealsDamage(damage=20),
     confused_retreat_flip=True,
     first_player_supporter_turn1=True,
     first_player_trainer_turn1=True,
@@ -434,7 +502,7 @@ EXPEDITION = replace(
     retreats_per_turn=None,
     stadiums_per_turn=None,
     tm_discarded_end_of_turn=True,
-    conditions_block="powers-and-bodies",
+    conditions_block=OLD_POWERS,
     # 003 says nothing of Fossils in setup: RULES.md §23
     fossil_basic_in_setup=None,
     sources=_sources(EXP, {
@@ -443,7 +511,7 @@ EXPEDITION = replace(
         "confusion_self_amount": "171-174", "confusion_check_first": "611-623",
         "confused_retreat_flip": "164-170", "burn": "155-161", "burn_counters": "157",
         "poison_counters": "187-193", "checkup_order": "706-718",
-        "checkup_knockouts": "475-476", "checkup_other_effects": "712-721",
+        "checkup_knockouts_wait": "475-476", "checkup_other_effects": "712-721",
         "first_player_attack_turn1": "352-375", "first_player_supporter_turn1": "110",
         "first_player_trainer_turn1": "352-375", "no_evolve_first_turn": "347-348",
         "mulligan_bonus_per_mulligan": "261-268", "mulligan_bonus_optional": "261-268",
@@ -474,6 +542,11 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType({
 })
 
 
-def edition(era: str | None) -> Edition:
-    """The edition profile of an era (``None`` or ``standard`` mean the newest)."""
+def edition(era: Edition | str | None) -> Edition:
+    """The edition profile of an era (``None`` or ``standard`` mean the newest). The
+    one place an era's name is read: ``--era`` becomes an :class:`Edition` here, and
+    code handed an :class:`Edition` already gets it back as it is. Raises
+    :class:`~assistant.eras.UnknownEra` naming the choices."""
+    if isinstance(era, Edition):
+        return era
     return EDITIONS[canonical_era(era)]

@@ -10,18 +10,20 @@ a flip with none left fails the file, since results are never invented.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from assistant.editions import edition
+from assistant.editions import Edition, edition
 from assistant.engine.actions import action_from_json
 from assistant.engine.coins import OutOfCoins, ScriptedCoins
 from assistant.engine.game import Game
 from assistant.engine.model import PLAYERS, Position, Slot
 from assistant.engine.positions import CardBook, UnknownCard, position_from_json
+from assistant.lookups import database_lookups, deck_checker
+from assistant.position_file import PositionFileError, read_position_file
+from assistant.quoting import quote
 
 
 @dataclass
@@ -35,38 +37,68 @@ class Mismatch(Exception):
     pass
 
 
-def iter_files(paths: Iterable[str]) -> list[Path]:
+@dataclass
+class Found:
+    """The files a ``scenario`` command line names: each named file, and every
+    ``*.json`` file under each named folder."""
+
+    files: list[Path]
+    #: Named paths that do not exist.
+    missing: list[str]
+    #: Named folders with no ``*.json`` file in them.
+    empty: list[str]
+
+
+def find_files(paths: Iterable[str]) -> Found:
     files: list[Path] = []
+    missing: list[str] = []
+    empty: list[str] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*.json") if p.is_file()))
-        else:
+            inside = sorted(p for p in path.rglob("*.json") if p.is_file())
+            files.extend(inside)
+            if not inside:
+                empty.append(raw)
+        elif path.exists():
             files.append(path)
-    return files
+        else:
+            missing.append(raw)
+    return Found(files, missing, empty)
 
 
-def run_file(path: Path, era: str | None = None) -> ScenarioResult:
+def iter_files(paths: Iterable[str]) -> list[Path]:
+    return find_files(paths).files
+
+
+def run_file(path: Path, rules: Edition | None = None) -> ScenarioResult:
+    """Check and play one position file. ``rules`` plays it under another edition
+    than the file's own ``era`` (``scenario --era``)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        return ScenarioResult(str(path), False, f"unreadable: {error}")
+        data = read_position_file(path, rules)
+    except PositionFileError as error:
+        return ScenarioResult(str(path), False, f"not played: {error}")
+    return run_checked(path, data, rules)
+
+
+def run_checked(path: Path, data: dict[str, Any], rules: Edition | None = None) -> ScenarioResult:
     try:
-        run_data(data, era)
+        run_data(data, rules)
     except Mismatch as error:
         return ScenarioResult(str(path), False, str(error))
     except (UnknownCard, KeyError, ValueError, TypeError) as error:
-        return ScenarioResult(str(path), False, f"{type(error).__name__}: {error}")
+        return ScenarioResult(str(path), False, f"{type(error).__name__}: {quote(str(error))}")
     return ScenarioResult(str(path), True)
 
 
-def run_data(data: dict[str, Any], era: str | None = None) -> Game:
-    """Play one position file; raise :class:`Mismatch` saying what differs."""
-    profile = edition(era or data.get("era"))
-    book = CardBook(data.get("cards") or {})
+def run_data(data: dict[str, Any], rules: Edition | None = None) -> Game:
+    """Play one position file (already checked: :mod:`assistant.position_file`);
+    raise :class:`Mismatch` saying what differs."""
+    profile = rules or edition(data.get("era"))
+    book = CardBook(data.get("cards") or {}, *database_lookups())
     position = position_from_json(data["state"], book)
     game = Game(position, profile, ScriptedCoins(data.get("coins") or ()),
-                deck_resolver=book.deck_resolver())
+                deck_checker=deck_checker(profile, book.deck_resolver()))
     expect = data.get("expect") or {}
     actions = data.get("do") or []
     events: list[dict[str, Any]] = []
@@ -240,16 +272,47 @@ def match_player(want: dict[str, Any], pos: Position, p: str, book: CardBook) ->
             raise Mismatch(f"{w}: unknown key")
 
 
-def run_paths(paths: list[str], era: str | None, verbose: bool, out: TextIO) -> int:
+def run_paths(paths: list[str], rules: Edition | None, verbose: bool, out: TextIO,
+              err: TextIO | None = None) -> int:
     """Run every position file under ``paths``; print failures (every file with
-    ``verbose``) and the last line ``N passed, M failed``. 0 only if all pass."""
-    results = [run_file(path, era) for path in iter_files(paths)]
+    ``verbose``) and the last line ``N passed, M failed``. 0 only if all pass, 2 when
+    there is nothing to run (a path that does not exist, a folder with no position file).
+
+    A file named on the command line must be a position file; in a named folder, JSON
+    files that are no position file at all (a ``package.json``, a card list) are
+    skipped and counted, so that pointing at a project folder does not fail on them."""
+    err = err or out
+    found = find_files(paths)
+    for raw in found.missing:
+        print(f"scenario: {quote(raw)}: no such file or folder", file=err)
+    named = {Path(raw) for raw in paths}
+    results: list[ScenarioResult] = []
+    skipped: list[str] = []
+    for path in found.files:
+        try:
+            data = read_position_file(path, rules)
+        except PositionFileError as error:
+            if error.not_a_position and path not in named:
+                skipped.append(f"{path} ({error})")
+                continue
+            results.append(ScenarioResult(str(path), False, f"not played: {error}"))
+            continue
+        results.append(run_checked(path, data, rules))
     for result in results:
         if verbose or not result.passed:
             status = "PASS" if result.passed else "FAIL"
             detail = f": {result.message}" if result.message else ""
             print(f"{status} {result.path}{detail}", file=out)
+    for why in skipped if verbose else ():
+        print(f"SKIP {why}", file=out)
+    if skipped and not verbose:
+        print(f"skipped {len(skipped)} JSON file{'s' if len(skipped) > 1 else ''} that "
+              f"{'are' if len(skipped) > 1 else 'is'} no position file (-v names them)", file=out)
+    if not results:
+        where = ", ".join(quote(p) for p in [*found.empty, *found.missing]) or ", ".join(quote(p) for p in paths)
+        print(f"scenario: no position file to run in {where}", file=err)
+        return 2
     passed = sum(r.passed for r in results)
     failed = len(results) - passed
     print(f"{passed} passed, {failed} failed", file=out)
-    return 1 if failed else 0
+    return 1 if failed or found.missing else 0

@@ -8,7 +8,7 @@ import pytest
 
 from assistant.cards import Attack, Card, TypeValue, basic_energy
 from assistant.editions import EDITIONS, MEGA_EVOLUTION, Rulings, edition
-from assistant.engine.actions import Action, Modifier
+from assistant.engine.actions import ChangeCondition, EndTurn, Evolve, Modifier, UseAbility, UseAttack
 from assistant.engine.coins import (
     FlipperCoins,
     OutOfCoins,
@@ -19,8 +19,8 @@ from assistant.engine.coins import (
 )
 from assistant.engine.damage import attack_damage
 from assistant.engine.game import Game, cost_paid, retreat_payment_problem
-from assistant.engine.log import rewind
 from assistant.engine.model import PlayerState, Position, Slot
+from assistant.engine.replay import position_at, rewind
 
 MON = Card("Lechonk", "Pokémon", ("Basic",), id="mon", hp=100, types=("Colorless",),
            retreat_cost=("Colorless",))
@@ -58,19 +58,19 @@ def test_every_edition_cites_every_value() -> None:
 def test_refusal_cites_rule_and_changes_nothing() -> None:
     g = game()
     before = g.position.copy()
-    outcome = g.play(Action("attack", attack="Nope"))
+    outcome = g.play(UseAttack(attack="Nope"))
     assert not outcome.accepted and outcome.reason == "attack-unknown"
     assert outcome.refusal is not None and outcome.refusal.rule.startswith("001_75e061fbe3c8e794.txt:")
     assert g.position == before
 
 
 def test_condition_only_on_active() -> None:
-    outcome = game().play(Action("condition", target=("B", 0), add="Poisoned"))
+    outcome = game().play(ChangeCondition(target=("B", 0), add="Poisoned"))
     assert outcome.reason == "condition-not-active"
 
 
 def test_ability_of_opponents_pokemon_refused() -> None:
-    assert game().play(Action("ability", pokemon=("B", 0), name="x")).reason == "invalid-target"
+    assert game().play(UseAbility(pokemon=("B", 0), name="x")).reason == "invalid-target"
 
 
 @pytest.mark.parametrize("when", ["before", "after"])
@@ -83,7 +83,7 @@ def test_other_checkup_effects_are_one_block(when: str) -> None:
     pos.players["A"].active.damage = 90
     pos.players["A"].active.conditions = {"Poisoned"}
     g = game(pos)
-    outcome = g.play(Action("end_turn", effects_when=when, effects=((("A", None), -1),)))
+    outcome = g.play(EndTurn(effects_when=when, effects=((("A", None), -1),)))
     assert outcome.accepted
     steps = [e.get("step") for e in outcome.events if e["type"] == "checkup"]
     assert steps == (["effect", "poisoned"] if when == "before" else ["poisoned", "effect"])
@@ -95,24 +95,24 @@ def test_other_checkup_effects_are_one_block(when: str) -> None:
 
 def test_other_checkup_effects_after_only_in_2011() -> None:
     outcome = game(era="black-white-2011").play(
-        Action("end_turn", effects_when="before", effects=((("A", None), 1),)))
+        EndTurn(effects_when="before", effects=((("A", None), 1),)))
     assert outcome.reason == "checkup-order"
 
 
 def test_rewind_is_logged_and_rebuilds() -> None:
     g = game(coins=[])
-    g.play(Action("attack", attack="Tackle"))  # unknown: logged as refused
+    g.play(UseAttack(attack="Tackle"))  # unknown: logged as refused
     start = g.position.copy()
-    g.play(Action("end_turn"))
-    g.play(Action("end_turn"))
+    g.play(EndTurn())
+    g.play(EndTurn())
     assert g.position.turn == 7
     entry = rewind(g, 2)
     assert entry.kind == "rewind" and entry.undone == 2
     assert g.position == start
     assert g.log is not None and [e.kind for e in g.log.entries] == ["refused", "action", "action", "rewind"]
-    g.play(Action("end_turn"))
-    assert g.log.position_at(0, g.edition) == start
-    assert g.log.position_at(1, g.edition) == g.position
+    g.play(EndTurn())
+    assert position_at(g.log, 0, g.edition) == start
+    assert position_at(g.log, 1, g.edition) == g.position
     assert len(g.log.entries) == 5  # nothing is ever removed
 
 
@@ -123,7 +123,7 @@ def test_coin_sources_are_named_and_logged() -> None:
     for source in (ScriptedCoins(["tails"]), PersonCoins(lambda why: "Tails"),
                    FlipperCoins(lambda: "tails")):
         g = Game(pos.copy(), MEGA_EVOLUTION, source)
-        outcome = g.play(Action("end_turn"))
+        outcome = g.play(EndTurn())
         assert outcome.flips == []  # Confusion needs no flip at Checkup
     assert SecureCoins().flip("x") in ("heads", "tails")
     assert SeededCoins(1).flip("x") == SeededCoins(1).flip("x")
@@ -137,7 +137,7 @@ def test_confusion_flip_recorded_with_source() -> None:
     attacker = dataclasses.replace(MON, attacks=(Attack("Tackle", ("Colorless",), "30"),))
     pos = table(active=Slot(attacker, energy=[GRASS], conditions={"Confused"}))
     g = Game(pos, MEGA_EVOLUTION, PersonCoins(lambda why: "heads"))
-    outcome = g.play(Action("attack", attack="Tackle"))
+    outcome = g.play(UseAttack(attack="Tackle"))
     assert [(f.result, f.source, f.purpose) for f in outcome.flips] == [("heads", "person", "confusion")]
 
 
@@ -186,7 +186,7 @@ def test_simultaneous_knockouts_flag_a_ruling() -> None:
     pos = table(active=Slot(attacker))
     assert pos.players["B"].active is not None
     pos.players["B"].active.damage = 60
-    outcome = game(pos).play(Action("attack", attack="Boom", targets=((("A", None), 40),)))
+    outcome = game(pos).play(UseAttack(attack="Boom", targets=((("A", None), 40),)))
     rulings = [e for e in outcome.events if e["type"] == "ruling"]
     assert rulings and rulings[0]["ruling"] == "simultaneous_knockouts_first" and rulings[0]["judge"]
 
@@ -198,10 +198,10 @@ def test_first_turn_evolution_ruling_for_older_books() -> None:
     pos = table(active=Slot(basic, entered_turn=0), hand=[evo])
     pos.turn, pos.current, pos.first = 2, "A", "B"
     assert game(pos.copy(), era="platinum-2009").play(
-        Action("evolve", card=evo, target=("A", None))).reason == "evolve-first-turn"
+        Evolve(card=evo, target=("A", None))).reason == "evolve-first-turn"
     literal = Rulings(first_turn_evolution="game")
     assert game(pos.copy(), era="platinum-2009", rulings=literal).play(
-        Action("evolve", card=evo, target=("A", None))).accepted
+        Evolve(card=evo, target=("A", None))).accepted
 
 
 def test_position_round_trip() -> None:
@@ -209,14 +209,15 @@ def test_position_round_trip() -> None:
     from pathlib import Path
 
     from assistant.engine.positions import CardBook, position_from_json, position_to_json, save_position
+    from assistant.lookups import database_lookups
 
     sample = Path(__file__).resolve().parent.parent.parent / "shared" / "scenarios" / \
         "sample-03-confused-heads-knockout.json"
     if not sample.is_file():
         pytest.skip("../shared/scenarios is not beside the project")
     data = json.loads(sample.read_text(encoding="utf-8"))
-    book = CardBook(data["cards"])
+    book = CardBook(data["cards"], *database_lookups())
     pos = position_from_json(data["state"], book)
     saved = save_position(pos, book, data["era"])
-    again = position_from_json(json.loads(json.dumps(saved))["state"], CardBook(saved["cards"]))
+    again = position_from_json(json.loads(json.dumps(saved))["state"], CardBook(saved["cards"], *database_lookups()))
     assert position_to_json(again, book) == position_to_json(pos, book)

@@ -14,11 +14,29 @@ import pytest
 from assistant.cards import Ability, Attack, Card, basic_energy
 from assistant.editions import MEGA_EVOLUTION, Rulings, edition
 from assistant.embedded import embedded_deck_texts
-from assistant.engine.actions import ACTION_TYPES, Action
+from assistant.engine.actions import (
+    ACTION_TYPES,
+    Attach,
+    Bench,
+    ChangeCondition,
+    DeckCheck,
+    Devolve,
+    Draw,
+    EndTurn,
+    Evolve,
+    PlayTrainer,
+    PlayVUnion,
+    Retreat,
+    Setup,
+    Switch,
+    UseAbility,
+    UseAttack,
+)
 from assistant.engine.coins import ScriptedCoins
 from assistant.engine.game import Game
 from assistant.engine.model import PlayerState, Position, Slot, categories, has_rule_box
 from assistant.engine.positions import CardBook, position_from_json, position_to_json
+from assistant.lookups import database_lookups, deck_checker
 
 GRASS = basic_energy("Grass")
 MON = Card("Lechonk", "Pokémon", ("Basic",), id="mon", hp=100, types=("Colorless",),
@@ -51,14 +69,14 @@ def test_effect_draw_takes_what_the_deck_holds() -> None:
     pos = table()
     pos.players["A"].deck = [None] * 3
     g = game(pos)
-    outcome = g.play(Action("draw", count=5))
+    outcome = g.play(Draw(count=5))
     assert outcome.accepted
     assert outcome.events == [{"type": "draw", "player": "A", "count": 3, "asked": 5}]
     me = g.position.players["A"]
     assert (len(me.hand), len(me.deck), g.position.winner) == (8, 0, None)
-    assert g.play(Action("attack", attack="Tackle")).accepted  # play goes on
-    g.play(Action("end_turn"))
-    g.play(Action("end_turn"))  # A's next turn begins with a draw from an empty deck
+    assert g.play(UseAttack(attack="Tackle")).accepted  # play goes on
+    g.play(EndTurn())
+    g.play(EndTurn())  # A's next turn begins with a draw from an empty deck
     assert g.position.winner == "B"
 
 
@@ -67,10 +85,10 @@ def test_draw_up_to_may_draw_none() -> None:
     changes nothing. Other "up to X" choices (1 to X), "any amount" and "you may" are the
     card's text, which a person resolves: the engine has no action that reads them."""
     g = game()
-    outcome = g.play(Action("draw", count=0))
+    outcome = g.play(Draw(count=0))
     assert outcome.accepted and outcome.events == [{"type": "draw", "player": "A", "count": 0}]
     assert len(g.position.players["A"].hand) == 5
-    assert g.play(Action("draw", count=-1)).reason == "invalid-target"
+    assert g.play(Draw(count=-1)).reason == "invalid-target"
     assert "search" not in ACTION_TYPES  # searching a deck is left to the players
 
 
@@ -90,7 +108,7 @@ def test_v_union_pieces_are_separate_cards_outside_play() -> None:
     Pokémon in one Bench spot. Knocked Out, they are four cards again."""
     g = game(union_table([*PIECES, GRASS]))
     before = g.position.card_count("A")
-    outcome = g.play(Action("v_union", card=PIECES[2]))
+    outcome = g.play(PlayVUnion(card=PIECES[2]))
     assert outcome.accepted, outcome.refusal
     me = g.position.players["A"]
     assert len(me.bench) == 2 and me.discard == [GRASS]
@@ -99,7 +117,7 @@ def test_v_union_pieces_are_separate_cards_outside_play() -> None:
     # the same name again in this game is refused (001:670)
     again = game(g.position.copy())
     again.position.players["A"].discard = list(PIECES)
-    assert again.play(Action("v_union", card=PIECES[0])).reason == "v-union-once"
+    assert again.play(PlayVUnion(card=PIECES[0])).reason == "v-union-once"
 
 
 def test_v_union_needs_all_four_pieces_from_the_discard_pile() -> None:
@@ -107,7 +125,7 @@ def test_v_union_needs_all_four_pieces_from_the_discard_pile() -> None:
     Lost Zone is out of play for good: it cannot complete one. Nor does a piece go onto
     the Bench from the hand (not a Basic)."""
     g = game(union_table(list(PIECES[:3]), lost=[PIECES[3]]))
-    outcome = g.play(Action("v_union", card=PIECES[0]))
+    outcome = g.play(PlayVUnion(card=PIECES[0]))
     assert outcome.reason == "v-union-pieces"
     assert outcome.refusal is not None and "Lost Zone" in outcome.refusal.message
     assert outcome.refusal.rule.startswith("001_75e061fbe3c8e794.txt:")
@@ -119,7 +137,7 @@ def test_lost_zone_card_cannot_be_played() -> None:
     pos = table()
     pos.players["A"].hand = []
     pos.players["A"].lost_zone = [GRASS]
-    outcome = game(pos).play(Action("attach", card=GRASS, target=("A", None)))
+    outcome = game(pos).play(Attach(card=GRASS, target=("A", None)))
     assert outcome.reason == "not-in-hand"
     assert outcome.refusal is not None and "Lost Zone" in outcome.refusal.message
 
@@ -173,7 +191,7 @@ def test_devolve_reverses_evolution() -> None:
     Pokémon that is not evolved cannot be devolved."""
     g = game(evolved_table(damage=40, conditions={"Poisoned", "Confused"}, markers={"Char": 1},
                            effects={"attack-coin"}))
-    outcome = g.play(Action("devolve", target=("A", None)))
+    outcome = g.play(Devolve(target=("A", None)))
     assert outcome.accepted, outcome.refusal
     active = g.position.players["A"].active
     assert active is not None and active.card == CHARMANDER and active.under == []
@@ -181,7 +199,7 @@ def test_devolve_reverses_evolution() -> None:
         (40, [GRASS], set(), {}, set())
     assert CHARMELEON in g.position.players["A"].hand
     assert [e["type"] for e in outcome.events].count("condition") == 2
-    refused = g.play(Action("devolve", target=("A", None)))
+    refused = g.play(Devolve(target=("A", None)))
     assert refused.reason == "not-evolved"
     assert refused.refusal is not None and refused.refusal.rule == "001_75e061fbe3c8e794.txt:898, 908"
 
@@ -190,14 +208,14 @@ def test_devolve_can_knock_out() -> None:
     """TERM-11 (001:898, 892): with the Stage 1 gone the Pokémon has the Basic's HP, and
     80 damage on a 70-HP Charmander Knocks it Out."""
     g = game(evolved_table(damage=80))
-    outcome = g.play(Action("devolve", target=("A", None), into="discard"))
+    outcome = g.play(Devolve(target=("A", None), into="discard"))
     assert [e["type"] for e in outcome.events][:2] == ["devolve", "knockout"]
     assert g.position.players["A"].discard.count(CHARMELEON) == 1
 
 
 def test_special_conditions_only_on_the_active() -> None:
     """SC-02 (001:411): Special Conditions exist only on the Active Pokémon."""
-    assert game().play(Action("condition", target=("B", 0), add="Poisoned")).reason == \
+    assert game().play(ChangeCondition(target=("B", 0), add="Poisoned")).reason == \
         "condition-not-active"
 
 
@@ -208,10 +226,10 @@ def test_markers_stay_on_the_bench_but_not_through_evolution() -> None:
     pos.players["A"].active = Slot(CHARMANDER, energy=[GRASS], damage=20, markers={"Char": 2})
     pos.players["A"].hand = [CHARMELEON]
     g = game(pos)
-    assert g.play(Action("retreat", to=("A", 0))).accepted
+    assert g.play(Retreat(to=("A", 0))).accepted
     benched = g.position.players["A"].bench[0]
     assert (benched.markers, benched.damage) == ({"Char": 2}, 20)
-    assert g.play(Action("evolve", card=CHARMELEON, target=("A", 0))).accepted
+    assert g.play(Evolve(card=CHARMELEON, target=("A", 0))).accepted
     evolved = g.position.players["A"].bench[0]
     assert (evolved.markers, evolved.damage) == ({}, 20)
 
@@ -240,7 +258,7 @@ def test_attack_coin_effect_flips_before_the_attack() -> None:
     """ATK-01 step B (001:519): an opponent's "flip when it tries to attack" effect is
     applied first; tails and the attack does not happen (and the turn is over)."""
     g = game(coin_effect_table(), coins=["tails"])
-    outcome = g.play(Action("attack", attack="Tackle"))
+    outcome = g.play(UseAttack(attack="Tackle"))
     assert outcome.accepted
     assert {"type": "coin", "result": "tails", "for": "attack-effect"} in outcome.events
     assert not any(e["type"] == "damage" for e in outcome.events)
@@ -252,9 +270,9 @@ def test_attack_effect_ends_on_the_bench() -> None:
     effect is gone, even if it comes back in the same turn: no coin is flipped (the
     scripted coins are empty, so a flip would fail the test)."""
     g = game(coin_effect_table(), coins=[])
-    assert g.play(Action("switch", player="A", to=("A", 0))).accepted
-    assert g.play(Action("switch", player="A", to=("A", 0))).accepted
-    outcome = g.play(Action("attack", attack="Tackle"))
+    assert g.play(Switch(player="A", to=("A", 0))).accepted
+    assert g.play(Switch(player="A", to=("A", 0))).accepted
+    outcome = g.play(UseAttack(attack="Tackle"))
     assert outcome.accepted and outcome.flips == []
     assert any(e["type"] == "damage" and e["amount"] == 30 for e in outcome.events)
 
@@ -265,7 +283,7 @@ def test_attack_effect_ends_on_evolution() -> None:
     pos.players["A"].active = Slot(CHARMANDER, effects={"attack-coin"})
     pos.players["A"].hand = [CHARMELEON]
     g = game(pos)
-    outcome = g.play(Action("evolve", card=CHARMELEON, target=("A", None)))
+    outcome = g.play(Evolve(card=CHARMELEON, target=("A", None)))
     assert {"type": "effect", "target": "A.active", "effect": "attack-coin", "change": "removed"} \
         in outcome.events
     assert g.position.players["A"].active is not None
@@ -283,7 +301,7 @@ def test_lazy_eating_heals_during_checkup() -> None:
     pos = table()
     pos.players["A"].active = Slot(snorlax, damage=30)
     g = game(pos)
-    outcome = g.play(Action("end_turn", effects_when="after", effects=((("A", None), -1),)))
+    outcome = g.play(EndTurn(effects_when="after", effects=((("A", None), -1),)))
     assert outcome.accepted
     assert {"type": "checkup", "step": "effect", "target": "A.active", "counters": -1} in outcome.events
     assert g.position.players["A"].active is not None
@@ -304,18 +322,18 @@ def test_prizes_come_from_the_top_after_the_hand() -> None:
     takes a Prize card (001:237)."""
     cards = [dataclasses.replace(MON, id=f"c{i}") for i in range(60)]
     g = game(setup_table(list(cards), list(cards)))
-    assert g.play(Action("setup", mulligans=(("A", 1), ("B", 0)))).accepted
+    assert g.play(Setup(mulligans=(("A", 1), ("B", 0)))).accepted
     b = g.position.players["B"]
     assert b.hand == cards[:7] and b.prizes == cards[7:13]
-    assert g.play(Action("bench", player="B", card=cards[0])).accepted
-    assert g.play(Action("draw", player="B", count=1)).accepted
+    assert g.play(Bench(player="B", card=cards[0])).accepted
+    assert g.play(Draw(player="B", count=1)).accepted
     assert b.prizes == g.position.players["B"].prizes and cards[13] in g.position.players["B"].hand
 
 
 def fossil_setup(era: str | None, rulings: Rulings | None = None) -> tuple[Game, Card]:
     fossil = Card("Mysterious Fossil", "Trainer", ("Item",), id="fossil", hp=10)
     g = game(setup_table([fossil] + [None] * 59, [MON] + [None] * 59), era=era, rulings=rulings)
-    assert g.play(Action("setup", mulligans=())).accepted
+    assert g.play(Setup(mulligans=())).accepted
     return g, fossil
 
 
@@ -325,11 +343,11 @@ def test_fossil_in_setup_is_a_ruling_in_2025() -> None:
     by default it refuses and says the refusal rests on a ruling; a judge who rules
     otherwise gets a ``ruling`` event."""
     g, fossil = fossil_setup(None)
-    refused = g.play(Action("bench", card=fossil))
+    refused = g.play(Bench(card=fossil))
     assert refused.reason == "not-basic"
     assert refused.refusal is not None and refused.refusal.ruling == "fossil_basic_in_setup"
     g, fossil = fossil_setup(None, Rulings(fossil_basic_in_setup=True))
-    outcome = g.play(Action("bench", card=fossil))
+    outcome = g.play(Bench(card=fossil))
     assert outcome.accepted
     assert {"type": "ruling", "ruling": "fossil_basic_in_setup", "choice": True, "judge": True} \
         in outcome.events
@@ -339,7 +357,7 @@ def test_fossil_in_setup_in_2011_is_the_book() -> None:
     """EVO-21 (000:612): the 2011 book counts Fossil Trainer cards as Basic in setup, so
     no ruling is involved there."""
     g, fossil = fossil_setup("black-white-2011")
-    outcome = g.play(Action("bench", card=fossil))
+    outcome = g.play(Bench(card=fossil))
     assert outcome.accepted and not any(e["type"] == "ruling" for e in outcome.events)
 
 
@@ -352,14 +370,14 @@ def test_sudden_death_is_a_new_game_with_one_prize() -> None:
     sudden = MEGA_EVOLUTION.sudden_death()
     assert sudden.prize_cards == 1 and sudden.hand_size == 7
     g = Game(setup_table([MON] * 60, [MON] * 60), sudden, ScriptedCoins([]))
-    assert g.play(Action("setup", mulligans=())).accepted
+    assert g.play(Setup(mulligans=())).accepted
     assert [len(g.position.players[p].prizes) for p in "AB"] == [1, 1]
     pos = table()
     pos.players["A"].prizes = [None]
     assert pos.players["B"].active is not None
     pos.players["B"].active.damage = 70
     end = Game(pos, sudden, ScriptedCoins([]))
-    end.play(Action("attack", attack="Tackle"))
+    end.play(UseAttack(attack="Tackle"))
     assert end.position.winner == "A" and end.position.win_reasons == ("prizes",)
 
 
@@ -369,7 +387,7 @@ def test_legend_prizes_are_a_ruling() -> None:
     legend = Card("Rayquaza & Deoxys LEGEND", "Pokémon", ("LEGEND",), id="legend", hp=150)
     pos = table()
     pos.players["B"].active = Slot(legend, damage=130)
-    outcome = game(pos).play(Action("attack", attack="Tackle"))
+    outcome = game(pos).play(UseAttack(attack="Tackle"))
     assert {"type": "ruling", "ruling": "legend_prizes", "choice": 1, "judge": True} in outcome.events
 
 
@@ -383,7 +401,7 @@ def test_hyper_gear_only_on_opponents_pokemon_ex(target: tuple[str, int | None])
     gear = Card("Head Ringer", "Trainer", ("Pokémon Tool",), id="ringer", rules=("Team Flare Hyper Gear",))
     pos = table()
     pos.players["A"].hand = [gear]
-    assert game(pos).play(Action("play", card=gear, target=target)).reason == "invalid-target"
+    assert game(pos).play(PlayTrainer(card=gear, target=target)).reason == "invalid-target"
 
 
 def test_ancient_trait_is_neither_attack_nor_ability() -> None:
@@ -397,13 +415,14 @@ def test_ancient_trait_is_neither_attack_nor_ability() -> None:
     pos = table()
     pos.players["A"].active = Slot(card, conditions={"Paralyzed"})
     g = game(pos)
-    assert g.play(Action("ability", pokemon=("A", None), name="α Growth")).reason == "ability-unknown"
+    assert g.play(UseAbility(pokemon=("A", None), name="α Growth")).reason == "ability-unknown"
 
 
 def test_deck_check_lines_resolve_file_cards_first_then_the_printing() -> None:
     """SPEC §4: a deck_check line is looked up among the file's cards, then the card
     database — by its printing (set code and number), not by name alone."""
-    book = CardBook({"ralts": {"name": "Ralts", "supertype": "Pokémon", "subtypes": ["Basic"], "hp": 1}})
+    book = CardBook({"ralts": {"name": "Ralts", "supertype": "Pokémon", "subtypes": ["Basic"], "hp": 1}},
+                    *database_lookups())
     resolve = book.deck_resolver()
     assert resolve("Ralts", "MEG", "58").hp == 1  # the file's own card wins
     kirlia = resolve("Kirlia", "MEG", "59")
@@ -416,7 +435,8 @@ def test_a_deck_check_with_an_unreadable_line_is_refused_with_that_line() -> Non
     line is not legal, and the refusal names that line (it used to crash: no rule
     problem to report)."""
     text = next(iter(embedded_deck_texts().values())) + "\nthis is not a card line\n"
-    outcome = game().play(Action("deck_check", deck=text))
+    outcome = Game(table(), MEGA_EVOLUTION, ScriptedCoins([]),
+                   deck_checker=deck_checker(MEGA_EVOLUTION)).play(DeckCheck(deck=text))
     assert not outcome.accepted and outcome.reason == "unreadable-line"
     assert outcome.refusal is not None and "this is not a card line" in outcome.refusal.message
 
@@ -426,6 +446,6 @@ def test_a_position_alias_may_name_a_card_elsewhere() -> None:
     another alias, or a card of the database (it used to crash before the lookup was
     set up)."""
     book = CardBook({"ralts": {"name": "Ralts", "supertype": "Pokémon", "subtypes": ["Basic"], "hp": 70},
-                     "r2": "ralts", "k": "me1-59"})
+                     "r2": "ralts", "k": "me1-59"}, *database_lookups())
     assert book.resolve("r2").hp == 70
     assert book.resolve("k").name == "Kirlia"

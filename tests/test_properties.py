@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from assistant.cards import Attack, Card, basic_energy
 from assistant.editions import edition
 from assistant.embedded import embedded_decks
+from assistant.engine.actions import Outcome
 from assistant.engine.coins import SeededCoins
-from assistant.engine.game import Game, Outcome
-from assistant.engine.log import replay
+from assistant.engine.game import Game
 from assistant.engine.model import PLAYERS
+from assistant.engine.replay import replay
 from assistant.engine.selfplay import new_game, play_random_game
 
 

@@ -35,11 +35,11 @@ def test_our_files_cite_rulebook_lines() -> None:
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/scenarios is not beside the project")
 def test_run_paths_last_line_and_exit_code(tmp_path: Path) -> None:
     out = io.StringIO()
-    assert run_paths([str(SHARED)], era=None, verbose=False, out=out) == 0
+    assert run_paths([str(SHARED)], None, verbose=False, out=out) == 0
     assert out.getvalue().splitlines()[-1] == "16 passed, 0 failed"
     broken = tmp_path / "broken.json"
     broken.write_text('{"era": "standard", "state": {}, "do": [{"type": "end_turn"}], '
                       '"expect": {"legal": false, "reason": "game-over"}}', encoding="utf-8")
     out = io.StringIO()
-    assert run_paths([str(broken)], era=None, verbose=True, out=out) == 1
+    assert run_paths([str(broken)], None, verbose=True, out=out) == 1
     assert out.getvalue().splitlines()[-1] == "0 passed, 1 failed"

@@ -4,21 +4,18 @@ Every action offered to a game is appended with what became of it: its events, t
 flips it used (with their source), or its refusal. Nothing is ever removed. Because the
 game is deterministic given its coin results, the position after any accepted action
 can be rebuilt from the starting position by replaying the actions with the recorded
-coin results. Rewinding is itself an entry: "the judge took back the last N actions".
+coin results (:mod:`.replay`). Rewinding is itself an entry: "the judge took back the
+last N actions".
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from assistant.engine.actions import Action, Refusal
-from assistant.engine.coins import CoinFlip, ScriptedCoins
+from assistant.engine.actions import Action, Outcome, Refusal
+from assistant.engine.coins import CoinFlip
 from assistant.engine.model import Position
-
-if TYPE_CHECKING:
-    from assistant.editions import Edition, Rulings
-    from assistant.engine.game import Game, Outcome
 
 
 @dataclass(frozen=True)
@@ -67,37 +64,3 @@ class GameLog:
 
     def events(self) -> list[dict[str, Any]]:
         return [event for entry in self.effective() for event in entry.events]
-
-    def position_at(self, count: int, edition: Edition, rulings: Rulings | None = None,
-                    **game_options: Any) -> Position:
-        """The position after the first ``count`` standing actions."""
-        return replay(self.initial, self.effective()[:count], edition, rulings, **game_options)
-
-
-def replay(initial: Position, entries: list[LogEntry], edition: Edition,
-           rulings: Rulings | None = None, **game_options: Any) -> Position:
-    """Play ``entries`` again from ``initial`` with their recorded coin results."""
-    from assistant.engine.game import Game
-
-    coins = ScriptedCoins(flip.result for entry in entries for flip in entry.flips)
-    game = Game(initial.copy(), edition, coins, rulings, record=False, **game_options)
-    for entry in entries:
-        assert entry.action is not None
-        outcome = game.play(entry.action)
-        if not outcome.accepted:
-            raise RuntimeError(f"replay refused log entry {entry.index}: {outcome.reason}")
-    return game.position
-
-
-def rewind(game: Game, count: int, by: str = "judge") -> LogEntry:
-    """Take back the last ``count`` standing actions. The rewind is logged; the game's
-    position becomes the rebuilt earlier one."""
-    log = game.log
-    if log is None:
-        raise ValueError("this game keeps no log")
-    standing = log.effective()
-    if not 0 < count <= len(standing):
-        raise ValueError(f"can rewind 1..{len(standing)} actions, not {count}")
-    game.position = replay(log.initial, standing[:-count], game.edition, game.rulings,
-                           deck_resolver=game.deck_resolver)
-    return log.record_rewind(count, by)

@@ -4,6 +4,9 @@ Cards are written as aliases (defined inline under ``cards`` with pokemontcg.io 
 names), as card ids or names the card database knows, or as basic Energy names
 (``Fire Energy``). Hidden zones may be counts: ``"hand": {"count": 5}``, ``"deck": 40``,
 ``"prizes": 6``.
+
+The engine reads no card database itself: whoever opens a position file passes the
+lookups (``assistant.catalog`` behind them) to :class:`CardBook`.
 """
 
 from __future__ import annotations
@@ -13,9 +16,12 @@ from dataclasses import replace
 from typing import Any
 
 from assistant.cards import Card, basic_energy, basic_energy_type, fold
-from assistant.catalog import Catalog, default_catalog
-from assistant.decks import catalog_resolver
 from assistant.engine.model import PLAYERS, PlayerState, Position, Slot, TurnFlags
+
+#: Finds a card by a reference (an id or a name), or None.
+CardLookup = Callable[[str], "Card | None"]
+#: Finds the card of a deck-list line: (name, set code, number) → Card or None.
+DeckLineLookup = Callable[[str, str, str], "Card | None"]
 
 
 class UnknownCard(KeyError):
@@ -24,13 +30,15 @@ class UnknownCard(KeyError):
 
 class CardBook:
     """The cards one position file speaks of: its aliases, then basic Energy, then the
-    card database (``lookup``, e.g. ``default_catalog().resolve``)."""
+    card database through ``lookup`` (e.g. ``default_catalog().resolve``). Deck-list
+    lines (``deck_check``) go to ``deck_lookup`` after the aliases (e.g.
+    ``assistant.decks.catalog_resolver(catalog)``)."""
 
-    def __init__(self, inline: dict[str, Any] | None = None,
-                 lookup: Callable[[str], Card | None] | None = None) -> None:
+    def __init__(self, inline: dict[str, Any] | None = None, lookup: CardLookup | None = None,
+                 deck_lookup: DeckLineLookup | None = None) -> None:
         self.lookup = lookup
+        self.deck_lookup = deck_lookup
         self._looked_up: dict[str, Card] = {}
-        self._catalog: Catalog | None = None
         self.aliases: dict[str, Card] = {}
         for alias, data in (inline or {}).items():
             if isinstance(data, dict):
@@ -48,17 +56,9 @@ class CardBook:
             return self._looked_up[ref]
         card = self.lookup(ref) if self.lookup else None
         if card is None:
-            card = self.catalog().resolve(ref)
-        if card is None:
             raise UnknownCard(ref)
         self._looked_up[ref] = card
         return card
-
-    def catalog(self) -> Catalog:
-        """The embedded cards and the imported database, opened once per file."""
-        if self._catalog is None:
-            self._catalog = default_catalog()
-        return self._catalog
 
     def ref(self, card: Card) -> str:
         """How a position file writes this card."""
@@ -80,17 +80,19 @@ class CardBook:
         except UnknownCard:
             return False
 
-    def deck_resolver(self) -> Callable[[str, str, str], Card | None]:
+    def deck_resolver(self) -> DeckLineLookup:
         """For ``deck_check``: a deck line's name is looked up among this file's cards
-        first (SPEC §4), the database after that (by the deck checker)."""
+        first (SPEC §4), then through ``deck_lookup``."""
         by_name: dict[str, Card] = {}
         for card in self.aliases.values():
             by_name.setdefault(fold(card.name), card)
-
-        from_catalog = catalog_resolver(self.catalog())
+        deck_lookup = self.deck_lookup
 
         def resolve(name: str, set_code: str, number: str) -> Card | None:
-            return by_name.get(fold(name)) or from_catalog(name, set_code, number)
+            found = by_name.get(fold(name))
+            if found is None and deck_lookup is not None:
+                found = deck_lookup(name, set_code, number)
+            return found
 
         return resolve
 

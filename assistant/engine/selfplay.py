@@ -14,9 +14,25 @@ from dataclasses import dataclass
 
 from assistant.cards import Card
 from assistant.editions import Edition
-from assistant.engine.actions import Action
+from assistant.engine.actions import (
+    Action,
+    Attach,
+    Begin,
+    Bench,
+    ChangeCondition,
+    Draw,
+    EndTurn,
+    Evolve,
+    Outcome,
+    PlaceCounters,
+    PlayTrainer,
+    Promote,
+    Retreat,
+    Setup,
+    UseAttack,
+)
 from assistant.engine.coins import CoinSource
-from assistant.engine.game import Game, Outcome
+from assistant.engine.game import Game
 from assistant.engine.model import CONDITIONS as _CONDITIONS
 from assistant.engine.model import PLAYERS, PlayerState, Position, other
 
@@ -43,17 +59,17 @@ def new_game(deck_a: Sequence[Card], deck_b: Sequence[Card], edition: Edition, c
     position = Position({p: PlayerState(deck=decks[p]) for p in PLAYERS}, turn=1,
                         current=first, first=first, phase="setup")
     game = Game(position, edition, coins, record=record)
-    _must(game.play(Action("setup", mulligans=tuple(sorted(mulligans.items())))))
+    _must(game.play(Setup(mulligans=tuple(sorted(mulligans.items())))))
     for p in PLAYERS:
         me = game.position.players[p]
         if me.bonus_draws:
-            _must(game.play(Action("draw", player=p, count=rng.randint(0, me.bonus_draws) or 1)))
+            _must(game.play(Draw(player=p, count=rng.randint(0, me.bonus_draws) or 1)))
         basics = [c for c in me.hand if c is not None and c.is_basic_pokemon]
         rng.shuffle(basics)
         keep = 1 + rng.randint(0, min(edition.bench_size, len(basics) - 1))
         for card in basics[:keep]:
-            _must(game.play(Action("bench", player=p, card=card)))
-    _must(game.play(Action("begin")))
+            _must(game.play(Bench(player=p, card=card)))
+    _must(game.play(Begin()))
     return game
 
 
@@ -69,19 +85,19 @@ def candidates(game: Game, rng: random.Random) -> list[Action]:
     if pos.pending_promotion:
         owner = pos.pending_promotion[0]
         bench = pos.players[owner].bench
-        return [Action("promote", player=owner, source=(owner, rng.randrange(len(bench))))]
+        return [Promote(player=owner, source=(owner, rng.randrange(len(bench))))]
     me = pos.players[pos.current]
     them = other(pos.current)
     if pos.attacked:
         extra: list[Action] = []
         opp = pos.players[them]
         if opp.active is not None and rng.random() < 0.25:
-            extra.append(Action("condition", target=(them, None), add=rng.choice(CONDITIONS)))
+            extra.append(ChangeCondition(target=(them, None), add=rng.choice(CONDITIONS)))
         if opp.in_play() and rng.random() < 0.15:
             index = rng.randrange(len(opp.in_play()))
-            extra.append(Action("counters", target=(them, None if index == 0 else index - 1),
+            extra.append(PlaceCounters(target=(them, None if index == 0 else index - 1),
                                 counters=rng.randint(1, 3)))
-        return [*extra, Action("end_turn")]
+        return [*extra, EndTurn()]
     slots = [(pos.current, None)] + [(pos.current, i) for i in range(len(me.bench))]
     develop: list[Action] = []
     # each distinct card once, in hand order (a set's order would vary between runs,
@@ -89,23 +105,23 @@ def candidates(game: Game, rng: random.Random) -> list[Action]:
     for card in dict.fromkeys(c for c in me.hand if c is not None):
         if card.is_pokemon:
             if card.is_basic_pokemon:
-                develop.append(Action("bench", card=card))
+                develop.append(Bench(card=card))
             else:
-                develop.append(Action("evolve", card=card, target=rng.choice(slots)))
+                develop.append(Evolve(card=card, target=rng.choice(slots)))
         elif card.is_energy:
-            develop.append(Action("attach", card=card, target=rng.choice(slots)))
+            develop.append(Attach(card=card, target=rng.choice(slots)))
         elif card.trainer_kind == "Pokémon Tool":
-            develop.append(Action("play", card=card, target=rng.choice(slots)))
+            develop.append(PlayTrainer(card=card, target=rng.choice(slots)))
         else:
-            develop.append(Action("play", card=card))
+            develop.append(PlayTrainer(card=card))
     if me.bench and rng.random() < 0.15:
-        develop.append(Action("retreat", to=(pos.current, rng.randrange(len(me.bench)))))
+        develop.append(Retreat(to=(pos.current, rng.randrange(len(me.bench)))))
     rng.shuffle(develop)
-    attacks = [Action("attack", attack=a.name) for a in (me.active.attacks if me.active else ())]
+    attacks = [UseAttack(attack=a.name) for a in (me.active.attacks if me.active else ())]
     rng.shuffle(attacks)
     if rng.random() < 0.2:
         develop = develop[:1]
-    return [*develop, *attacks, Action("end_turn")]
+    return [*develop, *attacks, EndTurn()]
 
 
 def step(game: Game, rng: random.Random) -> Outcome:
