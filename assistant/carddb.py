@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from assistant.cards import ENERGY_TYPES, Card, fold
-from assistant.paths import card_database_path
+from assistant.paths import card_database_path, connect
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sets (
@@ -44,11 +43,17 @@ CREATE TABLE IF NOT EXISTS cards (
     set_code TEXT,
     number TEXT NOT NULL,
     release_date TEXT,
-    facts TEXT NOT NULL
+    facts TEXT NOT NULL,
+    regulation_mark TEXT,
+    legalities TEXT
 );
 CREATE INDEX IF NOT EXISTS cards_by_folded_name ON cards (folded_name);
 CREATE INDEX IF NOT EXISTS cards_by_printing ON cards (set_code, number);
 """
+
+
+#: What to do about a card database file that cannot be read.
+REMEDY = "move it aside (or delete it) and run 'table-assistant cards import PATH' again"
 
 
 class ImportError_(Exception):
@@ -77,13 +82,15 @@ class NameMatch:
 
 class CardDatabase:
     """The SQLite card database. Open it with a path (default: the one under
-    ``TABLE_ASSISTANT_HOME``); the file and its folder are made on first write."""
+    ``TABLE_ASSISTANT_HOME``); the file and its folder are made on first write. A folder
+    that cannot be made, or a file that is no readable database, is a
+    :class:`~assistant.paths.StorageError` (one line: the file and what to do)."""
 
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path) if path is not None else card_database_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path)
+        self._db = connect(self.path, REMEDY)
         self._db.executescript(SCHEMA)
+        self._migrate()
 
     def close(self) -> None:
         self._db.close()
@@ -115,14 +122,37 @@ class CardDatabase:
                 set_id = PurePosixPath(file_name).stem
                 rows = list(_card_rows(file_name, read, set_id, codes, dates, report))
                 self._db.executemany(
-                    "INSERT OR REPLACE INTO cards VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
+                    f"INSERT OR REPLACE INTO cards ({', '.join(CARD_COLUMNS)}) "
+                    f"VALUES ({', '.join('?' * len(CARD_COLUMNS))})", rows
                 )
                 report.cards += len(rows)
         self.__dict__.pop("_folded_names", None)
         report.seconds = time.perf_counter() - started
         return report
 
+    def _migrate(self) -> None:
+        """Bring a database made by an older version up to :data:`SCHEMA`: add the
+        columns it lacks. The regulation mark is copied from the stored facts; the
+        legalities were never stored, so they stay unknown until the next import."""
+        have = {row[1] for row in self._db.execute("PRAGMA table_info(cards)")}
+        with self._db:
+            for column in ("regulation_mark", "legalities"):
+                if column not in have:
+                    self._db.execute(f"ALTER TABLE cards ADD COLUMN {column} TEXT")
+            if "regulation_mark" not in have:
+                for card_id, facts in self._db.execute("SELECT id, facts FROM cards").fetchall():
+                    mark = json.loads(facts).get("regulationMark")
+                    if mark:
+                        self._db.execute("UPDATE cards SET regulation_mark = ? WHERE id = ?", (mark, card_id))
+
     # -- lookup ----------------------------------------------------------------------
+
+    def legalities(self, card_id: str) -> dict[str, str] | None:
+        """The card's ``legalities`` as pokemontcg.io gives them (``{"unlimited":
+        "Legal", "expanded": "Banned"}``); None for a card the database does not hold,
+        or one imported before legalities were stored."""
+        row = self._db.execute("SELECT legalities FROM cards WHERE id = ?", (card_id,)).fetchone()
+        return json.loads(row[0]) if row and row[0] is not None else None
 
     def count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM cards").fetchone()[0]
@@ -200,6 +230,19 @@ def special_energy_provides(rules: Iterable[str]) -> list[str]:
         return []
     types = re.findall(_TYPES, found[0]["types"])
     return types * int(found[0]["times"] or 1)
+
+
+#: The columns of ``cards``, in the order an import writes them.
+CARD_COLUMNS = ("id", "name", "folded_name", "supertype", "set_id", "set_code", "number",
+                "release_date", "facts", "regulation_mark", "legalities")
+
+
+def _legalities_json(legalities: Any) -> str | None:
+    """A record's ``legalities`` as stored: format → status strings only; None (not
+    known) for a record without them."""
+    if not isinstance(legalities, dict):
+        return None
+    return json.dumps({str(k): str(v) for k, v in legalities.items()}, sort_keys=True)
 
 
 def _card(facts: str) -> Card:
@@ -289,4 +332,5 @@ def _card_rows(
         yield (
             card.id, card.name, fold(card.name), card.supertype, set_id, card.set_code or None,
             card.number, dates.get(set_id, ""), json.dumps(card.to_json(), ensure_ascii=False),
+            card.regulation_mark or None, _legalities_json(record.get("legalities")),
         )

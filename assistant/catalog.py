@@ -7,10 +7,11 @@ pool when the user has it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
 
 from assistant.carddb import CardDatabase
-from assistant.cards import Card, basic_energy, basic_energy_type, fold
+from assistant.cards import Card, CardResolver, basic_energy, basic_energy_type, fold
 from assistant.paths import card_database_path
 
 
@@ -82,11 +83,41 @@ class Catalog:
             names += [(n, i) for n, i in self.database.names() if i not in seen]
         return names
 
+    def legalities(self, card: Card) -> Mapping[str, str] | None:
+        """The formats the imported database says a printing is legal (or banned) in,
+        ``{"standard": "Legal", "expanded": "Banned", ...}``; None when there is no
+        database, or it does not know this printing (an embedded card with no import,
+        a database imported before legalities were stored)."""
+        if self.database is None or not card.id:
+            return None
+        return self.database.legalities(card.id)
+
     def _basic_energy(self, kind: str) -> Card:
         for card in self.embedded:
             if card.is_energy and basic_energy_type(card.name) == kind:
                 return card
         return basic_energy(kind)
+
+
+def catalog_resolver(catalog: Catalog) -> CardResolver:
+    """Resolve deck lines through a :class:`Catalog`: the printing (set code and
+    number) when it exists and carries the same name, else the name."""
+
+    def resolve(name: str, set_code: str, number: str) -> Card | None:
+        if set_code:
+            card = catalog.printing(set_code, number)
+            if card is not None and _same_card_name(card.name, name):
+                return card
+        return next(iter(catalog.by_name(name)), None)
+
+    return resolve
+
+
+def _same_card_name(printed: str, written: str) -> bool:
+    if fold(printed) == fold(written):
+        return True
+    kind = basic_energy_type(written)
+    return kind is not None and kind == basic_energy_type(printed)
 
 
 def default_catalog() -> Catalog:

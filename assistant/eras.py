@@ -35,7 +35,9 @@ class UnknownEra(ValueError):
 
 
 def canonical_era(name: str | None) -> str:
-    """The era's canonical name; ``None`` means the default era."""
+    """The era's canonical name; ``None`` means the default era. Read an era through
+    :func:`assistant.editions.edition`, which calls this once and hands back the
+    :class:`~assistant.editions.Edition` the rest of the program passes down."""
     if name is None:
         return DEFAULT_ERA
     key = name.strip().lower()

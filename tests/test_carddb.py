@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import zipfile
 from pathlib import Path
 
@@ -130,3 +131,61 @@ def test_import_the_full_shared_database(tmp_path: Path, shared_card_data: Path)
 )
 def test_special_energy_provides_is_read_only_when_plain(rules: list[str], provides: list[str]) -> None:
     assert special_energy_provides(rules) == provides
+
+
+# -- legalities and regulation marks ---------------------------------------------------------
+
+LEGAL_RECORDS = [
+    {"id": "t1-1", "name": "Flabébé", "supertype": "Pokémon", "subtypes": ["Basic"], "number": "1",
+     "regulationMark": "G", "legalities": {"unlimited": "Legal", "standard": "Legal", "expanded": "Legal"}},
+    {"id": "t1-2", "name": "Lysandre's Trump Card", "supertype": "Trainer", "subtypes": ["Item"], "number": "2",
+     "legalities": {"unlimited": "Legal", "expanded": "Banned"}},
+    {"id": "t1-3", "name": "No Legalities", "supertype": "Trainer", "subtypes": ["Item"], "number": "3"},
+]
+
+#: The schema of a database made before legalities were stored (the first import's).
+OLD_SCHEMA = """
+CREATE TABLE sets (id TEXT PRIMARY KEY, name TEXT NOT NULL, series TEXT, ptcgo_code TEXT,
+                   release_date TEXT, total INTEGER);
+CREATE TABLE cards (id TEXT PRIMARY KEY, name TEXT NOT NULL, folded_name TEXT NOT NULL,
+                    supertype TEXT NOT NULL, set_id TEXT NOT NULL, set_code TEXT, number TEXT NOT NULL,
+                    release_date TEXT, facts TEXT NOT NULL);
+"""
+
+
+def test_an_import_keeps_each_cards_legalities_and_regulation_mark(db: CardDatabase, tmp_path: Path) -> None:
+    db.import_path(write_source(tmp_path / "src", {"t1": LEGAL_RECORDS}))
+    assert db.legalities("t1-2") == {"unlimited": "Legal", "expanded": "Banned"}
+    assert db.legalities("t1-3") is None  # not known: never read as "legal nowhere"
+    assert db.legalities("nope-1") is None
+    assert db.get("t1-1").regulation_mark == "G"
+    marks = db._db.execute("SELECT id, regulation_mark FROM cards ORDER BY id").fetchall()
+    assert marks == [("t1-1", "G"), ("t1-2", None), ("t1-3", None)]
+
+
+def test_a_database_from_before_legalities_is_migrated_and_keeps_working(tmp_path: Path) -> None:
+    path = tmp_path / "cards.sqlite"
+    old = sqlite3.connect(path)
+    old.executescript(OLD_SCHEMA)
+    facts = json.dumps({"id": "t1-1", "name": "Flabébé", "supertype": "Pokémon", "subtypes": ["Basic"],
+                        "set": "t1", "number": "1", "regulationMark": "G"})
+    old.execute("INSERT INTO cards VALUES ('t1-1', 'Flabébé', 'flabebe', 'Pokémon', 't1', 'T1', '1', "
+                "'2023-01-01', ?)", (facts,))
+    old.commit()
+    old.close()
+    with CardDatabase(path) as database:
+        assert database.get("t1-1").name == "Flabébé" and database.printing("T1", "1").id == "t1-1"
+        assert database.legalities("t1-1") is None  # unknown until the next import
+        assert database._db.execute("SELECT regulation_mark FROM cards").fetchone() == ("G",)
+        database.import_path(write_source(tmp_path / "src", {"t1": LEGAL_RECORDS}))
+        assert database.legalities("t1-1") == {"expanded": "Legal", "standard": "Legal", "unlimited": "Legal"}
+    with CardDatabase(path) as again:  # opening a migrated database changes nothing
+        assert again.count() == 3
+
+
+def test_the_full_shared_database_carries_legalities(tmp_path: Path, shared_card_data: Path) -> None:
+    with CardDatabase(tmp_path / "cards.sqlite") as database:
+        database.import_path(shared_card_data)
+        assert database.legalities("base1-4") == {"unlimited": "Legal"}  # Base Set Charizard
+        assert database.legalities("xy4-99")["expanded"] == "Banned"  # Lysandre's Trump Card
+        assert database.get("sv1-1").regulation_mark == "G"

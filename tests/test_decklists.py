@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assistant.cards import Card, basic_energy_type, fold
+from assistant.decklist import NotADeckList, deck_list_refusal, decode_deck_list, looks_like_deck_list
 from assistant.decks import check_deck, parse_deck_list, split_printing
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # -- a small card pool, written inline, so these tests need no database -------------------
 
@@ -210,3 +220,113 @@ def test_darkness_energy_is_limited_to_four_in_2002_only() -> None:  # DECK-05
     assert codes(text, "mega-evolution-2025") == []
     assert codes(text, "platinum-2009") == []
     assert codes(text, "expedition-2002") == ["copies-exceeded"]
+
+
+def test_the_rules_take_an_edition_as_well_as_its_name() -> None:  # one word for the edition
+    from assistant.editions import EXPEDITION
+
+    text = deck("4 Charmander OBF 26", "4 Iono PAL 185", "52 Darkness Energy")
+    assert [p.code for p in check_deck(parse_deck_list(text, resolve), EXPEDITION).problems] == ["copies-exceeded"]
+    assert check_deck(parse_deck_list(text, resolve), EXPEDITION).era == "expedition-2002"
+
+
+# -- whatever the input: a result or a clear reason ------------------------------------------
+
+CARD_LINES = st.builds(
+    lambda count, name, printing: f"{count} {name}{printing}",
+    st.integers(1, 60),
+    st.sampled_from(["Charmander", "Iono", "Professor’s Research", "Basic {D} Energy", "Gengar LV.X", "Nestt"]),
+    st.sampled_from(["", " OBF 26", " PR-SV 27", " SWSHP SWSH121", " TG05 TG05"]),
+)
+OTHER_LINES = st.one_of(
+    st.sampled_from(["Pokémon: 12", "##Trainer Cards - 4", "Energy - 52", "Total Cards: 60", "", "****** x ******"]),
+    st.text(st.characters(blacklist_characters="\r\n"), max_size=40),  # one line: any other break is text
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), CARD_LINES, OTHER_LINES), max_size=30),
+       st.sampled_from(["\n", "\r\n", "\r"]))
+def test_every_card_line_is_read_and_nothing_else_is_dropped(rows: list, newline: str) -> None:
+    lines = [card if is_card else other for is_card, card, other in rows]
+    parsed = parse_deck_list(newline.join(lines), resolve)
+    cards = [n for n, (is_card, _, _) in enumerate(rows, start=1) if is_card]
+    assert set(cards) <= {e.line for e in parsed.entries}  # FILE:LINE as an editor counts lines
+    for problem in parsed.unreadable + parsed.notes:
+        assert problem.line is not None and len(problem.message) < 300
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_any_text_gives_a_deck_list(text: str) -> None:
+    parsed = parse_deck_list(text, resolve)
+    report = check_deck(parsed)
+    for problem in parsed.unreadable + parsed.notes + report.problems:
+        assert len(problem.message) < 400
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary())
+def test_any_bytes_are_a_deck_list_or_a_clear_reason(data: bytes) -> None:
+    try:
+        text = decode_deck_list(data)
+    except NotADeckList as error:
+        assert "not a deck list" in str(error) or "not UTF-8" in str(error)
+        assert deck_list_refusal(data) == str(error)
+    else:
+        assert isinstance(text, str)
+        assert (deck_list_refusal(data) is None) == bool(parse_deck_list(text).entries)
+
+
+def test_a_50_mb_line_is_quoted_cut_short() -> None:
+    huge = "4 Pikachu SVI 1\n" + "x" * 50_000_000 + "\n" + "4 " + "Pikachu " * 2_000_000
+    parsed = parse_deck_list(huge, resolve)
+    assert [p.line for p in parsed.unreadable] == [2]
+    assert len(parsed.unreadable[0].message) < 300 and "50,000,000 characters" in parsed.unreadable[0].message
+    problems = check_deck(parsed).problems
+    assert [p.code for p in problems] == ["unknown-card", "unknown-card", "deck-size"]
+    assert max(len(p.message) for p in problems) < 300
+
+
+def test_a_count_of_thousands_of_digits_is_an_unreadable_line() -> None:
+    parsed = parse_deck_list("9" * 5000 + " Pikachu\nPokémon: " + "1" * 5000, resolve)
+    assert [p.line for p in parsed.unreadable] == [1, 2] and parsed.entries == []
+
+
+def test_a_long_run_of_spaces_in_a_card_line_reads_at_once() -> None:
+    start = time.perf_counter()
+    parsed = parse_deck_list("4 Pika" + " " * 40_000 + "chu", resolve)
+    assert time.perf_counter() - start < 1.0
+    assert parsed.entries[0].name == "Pika chu"
+
+
+@pytest.mark.parametrize(("data", "what"), [
+    (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00", "JPEG image"), (b"\x89PNG\r\n\x1a\n\x00\x00", "PNG image"),
+    (b"PK\x03\x04\x14\x00", "zip archive"), (b"4 Pikachu\x00\x00\x00", "binary data"),
+    ("4 Pikachu é".encode("latin-1"), "not UTF-8 text"),
+    (b"# Notes\nbuy milk\n", "no card lines"), (b"", "no card lines"),
+])
+def test_a_file_that_is_no_deck_list_is_recognised(data: bytes, what: str) -> None:
+    reason = deck_list_refusal(data)
+    assert reason is not None and what in reason
+    assert not looks_like_deck_list(data)
+
+
+def test_a_deck_list_with_bad_lines_is_still_a_deck_list() -> None:
+    assert deck_list_refusal("\ufeffPokémon: 4\r\n4 Charmander OBF 26\r\nfour Iono\r\n".encode()) is None
+    assert looks_like_deck_list(LEGAL)
+
+
+def test_reading_a_deck_list_needs_no_card_database() -> None:
+    """Deck-list formats stand apart from the catalog: no import circle through them."""
+    code = "import sys, assistant.decklist; print('assistant.catalog' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.strip() == "False"
+
+
+def test_no_import_circle_through_deck_lists_and_the_catalog() -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_architecture import find_cycles, import_graph
+
+    mine = {"assistant.catalog", "assistant.decks", "assistant.decklist", "assistant.embedded", "assistant.formats"}
+    assert [group for group in find_cycles(import_graph()) if mine & set(group)] == []

@@ -18,6 +18,7 @@ from importlib.resources import as_file, files
 from pathlib import Path
 
 from assistant.cards import Card, basic_energy_type
+from assistant.decklist import parse_deck_list
 
 _PACKAGE = files(__name__)
 _EXTRACTED = ExitStack()  # temporary copies of the deck lists, only for a zipped install
@@ -64,8 +65,6 @@ def embedded_deck_paths() -> dict[str, Path]:
 
 @lru_cache(maxsize=1)
 def _decks() -> tuple[tuple[str, tuple[Card, ...]], ...]:
-    from assistant.decks import parse_deck_list
-
     by_printing = {(card.set_code, card.number): card for card in _cards()}
     basic_energy = {basic_energy_type(card.name): card for card in _cards() if card.is_basic_energy}
 
