@@ -37,7 +37,7 @@ def test_five_copies_exit_1_naming_the_rule_and_line(tmp_path: Path, cli: Cli) -
 
 def test_unreadable_deck_exits_2(tmp_path: Path, cli: Cli) -> None:
     missing = cli("deck", "check", str(tmp_path / "nope.txt"))
-    assert missing.returncode == 2 and "cannot read" in missing.stdout
+    assert missing.returncode == 2 and "cannot read" in missing.stderr and missing.stdout == ""
     garbage = tmp_path / "garbage.txt"
     garbage.write_text("hello there\nthis is not a deck\n", encoding="utf-8")
     result = cli("deck", "check", str(garbage))
@@ -66,11 +66,19 @@ def test_cards_import_then_decks_from_the_database(tmp_path: Path, cli: Cli, sha
 
 def test_cards_import_of_a_bad_path_is_a_clear_error(tmp_path: Path, cli: Cli) -> None:
     result = cli("cards", "import", str(tmp_path / "nothing-here"))
-    assert result.returncode == 2 and "no such file" in result.stdout
+    assert result.returncode == 2 and "no such file" in result.stderr
 
 
-def test_demo_checks_the_embedded_decks_and_plays_a_game(cli: Cli) -> None:
-    result = cli("demo")
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.count("legal: 60 cards") == 2
-    assert "winner: A" in result.stdout or "winner: B" in result.stdout
+def test_demo_on_a_port_in_use_says_so_before_anything_else(cli: Cli, tmp_path: Path) -> None:
+    import socket
+
+    # (The demo played to its end is tests/test_demo.py's.)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = cli("demo", "--port", str(port), "--once")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert "choose another --port" in result.stderr
+    assert not (tmp_path / "demo").exists()  # nothing rendered for a demo that cannot be served
