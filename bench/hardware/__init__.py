@@ -1,0 +1,1 @@
+"""Benchmark of the table board on the emulated Uno (the real firmware in simavr)."""
