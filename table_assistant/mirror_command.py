@@ -20,11 +20,16 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
-from typing import TextIO
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TextIO
 
-from assistant.editions import edition
+from assistant.editions import Edition
 from assistant.mirror import SeenCard, TableLayout, TableMirror
+from assistant.quoting import quote
+
+if TYPE_CHECKING:  # vision is imported when a command runs, not when the command line starts
+    from table_assistant.recognize_command import Candidates
+    from vision.sources import Frame
 
 #: Frames the table must hold still before the mirror looks at it.
 STEADY = 3
@@ -33,23 +38,48 @@ STEADY = 3
 WARMUP = 30
 
 
-def mirror(source: str, deck_files: Sequence[str], era: str, as_json: bool, out: TextIO,
-           err: TextIO | None = None) -> int:
-    """Run the source to its end; 0, or 2 for an unreadable source or deck list."""
+def mirror(source: str, deck_files: Sequence[str], rules: Edition, as_json: bool, out: TextIO,
+           err: TextIO | None = None, give_up: float | None = None) -> int:
+    """Run the source to its end; 0, or 2 for an unreadable source or deck list, or a
+    live source (camera, stream) that gives no frame for ``give_up`` seconds (default
+    :data:`vision.sources.GIVE_UP`); "waiting for camera…" goes to ``err`` meanwhile."""
     from table_assistant.recognize_command import candidate_names
-    from vision.recognize import Recognizer
-    from vision.sources import open_source
-    from vision.tracker import Tracker
 
     err = err or sys.stderr
     candidates = candidate_names(list(deck_files), err)
     if not candidates.ok:
         return 2
     layout = TableLayout()
-    table = TableMirror(edition(era), layout)
+    table = TableMirror(rules, layout)
+
+    def shown(frame: Frame, snapshot: list[SeenCard]) -> None:
+        for inference in table.see(snapshot):
+            out.write(_line(inference.to_json(frame=frame.index, t=round(frame.t, 3)), as_json))
+            out.flush()
+
+    return settled_pictures(source, candidates, layout, lambda: table.game is not None, shown,
+                            give_up=give_up, err=err, command="mirror")
+
+
+def settled_pictures(source: str, candidates: Candidates, layout: TableLayout, started: Callable[[], bool],
+                     shown: Callable[[Frame, list[SeenCard]], None], *, give_up: float | None, err: TextIO,
+                     command: str) -> int:
+    """Read ``source`` to its end through vision (find, read, track), and call
+    ``shown(frame, cards)`` with each settled picture of the table (see :class:`_Steady`;
+    ``started`` says whether the mirror has its starting position yet). 0 at the end;
+    2, said on ``err``, for a source that cannot be read or a live one that gives up."""
+    from vision.recognize import Recognizer
+    from vision.sources import GIVE_UP, SourceTimeout, open_source
+    from vision.tracker import Tracker
+
     tracker = Tracker(Recognizer(candidates.matcher()))
     steady = _Steady(layout)
-    frames = open_source(source)
+    patience = GIVE_UP if give_up is None else give_up
+
+    def waiting() -> None:
+        print(f"waiting for camera… ({quote(source)}; giving up after {patience:g} s)", file=err, flush=True)
+
+    frames = open_source(source, give_up=patience, on_wait=waiting)
     tracked: list = []  # the cards of the last frame: their evolutions are the hint
     count = 0
     try:
@@ -59,16 +89,19 @@ def mirror(source: str, deck_files: Sequence[str], era: str, as_json: bool, out:
             hint = candidates.hint(card.name for card in tracked)
             tracked = tracker.update(frame.image, hint)
             snapshot = [_seen(card, width, height) for card in tracked if card.visible]
-            if not steady.ready(snapshot, started=table.game is not None, frame=frame.index):
-                continue
-            for inference in table.see(snapshot):
-                out.write(_line(inference.to_json(frame=frame.index, t=round(frame.t, 3)), as_json))
-                out.flush()
+            if steady.ready(snapshot, started=started(), frame=frame.index):
+                shown(frame, snapshot)
+    except SourceTimeout as timeout:
+        why = f" ({quote(timeout.last_event)})" if timeout.last_event else ""
+        print(f"{command}: gave up on {quote(source)}: no frame for {timeout.waited:.1f} s{why}; "
+              "check that the camera is connected and the number or address is right "
+              "(--timeout SECONDS waits longer)", file=err)
+        return 2
     finally:
         frames.close()
     if count == 0:
         why = "; ".join(frames.events) or "no frames"
-        print(f"mirror: cannot read source {source}: {why}", file=err)
+        print(f"{command}: cannot read source {quote(source)}: {quote(why)}", file=err)
         return 2
     return 0
 

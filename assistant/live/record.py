@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assistant.paths import home
+
 #: Written into the file's header, so that another program's SQLite file is not taken for ours.
 APPLICATION_ID = 0x54415442  # "TATB"
 SCHEMA_VERSION = 1
@@ -57,6 +59,11 @@ CREATE TABLE IF NOT EXISTS matches (
 """
 
 
+def default_record_path() -> Path:
+    """Where games are kept unless a command names another file: ``$TABLE_ASSISTANT_HOME/games.sqlite``."""
+    return home() / "games.sqlite"
+
+
 class RecordError(Exception):
     """The record cannot be used: a damaged or foreign file, or a folder that cannot be
     written. The message names the file and says what to do."""
@@ -76,7 +83,9 @@ class Entry:
     body: dict[str, Any]
 
     def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "at": self.at, "kind": self.kind, **self.body}
+        """The entry as JSON: its number, time and kind, and what it says under ``body``
+        (kept apart: a question's body has a ``kind`` of its own, ``coin`` or ``choice``)."""
+        return {"seq": self.seq, "at": self.at, "kind": self.kind, "body": self.body}
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +96,8 @@ class GameSummary:
     title: str
     match_id: int | None
     entries: int
+    #: When its last entry was written (None: no entry yet).
+    last_at: float | None = None
 
 
 class Record:
@@ -186,7 +197,8 @@ class Record:
     def games(self) -> list[GameSummary]:
         rows = self._db.execute(
             "SELECT g.id, g.created, g.era, g.title, g.match_id, "
-            "(SELECT COUNT(*) FROM entries e WHERE e.game_id = g.id) FROM games g ORDER BY g.id"
+            "(SELECT COUNT(*) FROM entries e WHERE e.game_id = g.id), "
+            "(SELECT MAX(at) FROM entries e WHERE e.game_id = g.id) FROM games g ORDER BY g.id"
         ).fetchall()
         return [GameSummary(*row) for row in rows]
 

@@ -19,7 +19,7 @@ def test_a_new_follower_starts_with_a_snapshot_then_numbered_updates(table: Live
     table.propose(END_TURN)
     update = follower.get(timeout=1)
     assert isinstance(update, Update) and update.seq == 2 and update.entry.kind == "action"
-    assert update.to_json()["events"][0]["type"] in ("checkup", "turn", "draw")
+    assert update.to_json()["body"]["events"][0]["type"] in ("checkup", "turn", "draw")
     assert follower.get(timeout=0.05) is None
 
 
@@ -64,3 +64,19 @@ def test_spectators_see_no_hand_deck_or_prize_identities(table: LiveTable) -> No
     for player in players.values():
         assert isinstance(player["hand"], dict) and set(player["hand"]) == {"count"}
         assert isinstance(player["deck"], int) and isinstance(player["prizes"], int)
+
+
+def test_spectators_read_names_and_hp_left_without_a_card_database(table: LiveTable) -> None:
+    table.propose({"type": "attack", "attack": "Tackle"})
+    table.answer(min(table.questions), "tails", source="device")  # Confused: 30 on itself
+    active = table.snapshot().state["position"]["players"]["A"]["active"]
+    assert (active["name"], active["hp"], active["hp_left"]) == ("Lechonk", 100, 70)
+    assert active["energy_names"] == ["Grass Energy"] and active["types"] == ["Colorless"]
+    assert [slot["name"] for slot in table.snapshot().state["position"]["players"]["B"]["bench"]] == ["Skwovet"]
+
+
+def test_an_update_keeps_the_entry_kind_apart_from_a_question_kind(table: LiveTable) -> None:
+    follower = table.subscribe(after=0)
+    table.propose({"type": "attack", "attack": "Tackle"})  # Confused: a coin question
+    shown = follower.get(timeout=1).to_json()
+    assert (shown["kind"], shown["body"]["kind"]) == ("question", "coin")
