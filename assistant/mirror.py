@@ -38,9 +38,13 @@ What the mirror never does:
 - act on a card whose name is ``None`` (a wrong answer is worse than none);
 - infer anything from a card leaving the table (a Knock Out, a discard, a card picked
   up to be moved look alike), nor Trainer cards, attacks, damage or draws;
-- end a turn: nobody can see a turn end reliably. Until :meth:`TableMirror.end_turn`
-  is called (by a person, the dashboard), every snapshot belongs to one player's
-  turn, the one given when the mirror was made.
+- see a turn end. A person may say so (:meth:`TableMirror.end_turn`); otherwise the
+  turn passes when the other player makes a play that is legal only on their turn
+  (``end_turn`` is then inferred first, see :mod:`assistant.mirror_follow`).
+
+Cards that change places keep vision's track of the place they move to, not their own;
+the mirror follows them (:func:`assistant.mirror_follow.moves`): two Pokémon swapping
+places are a retreat, a Benched Pokémon moved into the Active Spot is that Pokémon.
 
 Hidden information: the mirror starts from the first snapshot it is shown, as a game
 in progress in phase ``main`` (turn 3 by default: past both first turns, whose special
@@ -61,10 +65,26 @@ from typing import Any
 
 from assistant.cards import Card
 from assistant.editions import Edition
-from assistant.engine.actions import Action, Target, action_to_json
+from assistant.engine.actions import (
+    Action,
+    Attach,
+    Bench,
+    ChangeCondition,
+    EndTurn,
+    Evolve,
+    Promote,
+    Retreat,
+    Switch,
+    Target,
+    action_to_json,
+)
 from assistant.engine.coins import CoinSource, OutOfCoins, ScriptedCoins
 from assistant.engine.game import Game
 from assistant.engine.model import PLAYERS, ROTATION, PlayerState, Position, Slot, other, plays_as_basic
+from assistant.mirror_follow import moves, passes_turn
+from assistant.table_layout import SeenCard, TableLayout
+
+__all__ = ["Inference", "SeenCard", "TableLayout", "TableMirror"]
 
 #: Looks a seen card up: (name, card id or None) → the card, or None if unknown.
 Resolve = Callable[[str, "str | None"], "Card | None"]
@@ -73,64 +93,6 @@ Resolve = Callable[[str, "str | None"], "Card | None"]
 #: Paralyzed turns the card clockwise, Asleep counter-clockwise, Confused upside down.
 #: Vision's quarter turns are trusted as "sideways" only: the person chooses.
 SIDEWAYS = ("Asleep", "Paralyzed")
-
-
-@dataclass(frozen=True)
-class SeenCard:
-    """One card vision sees now: its track id (the same card keeps it from frame to
-    frame), its settled name and printing id (``None`` when not sure), its centre as
-    a fraction (0..1) of the frame's width and height, and how far it is turned
-    clockwise in the image (0, 90, 180 or 270)."""
-
-    track: int
-    name: str | None
-    card_id: str | None
-    x: float
-    y: float
-    rotation: int = 0
-
-
-@dataclass(frozen=True)
-class TableLayout:
-    """Where each player's cards lie in the image.
-
-    ``centre`` is the line between the two halves (a fraction of the height);
-    ``active_depth`` how far from it the Active row reaches (beyond it lies the
-    Bench row); ``near`` how close (in frame fractions) an Energy card must lie to a
-    Pokémon to be attached to it, and an Evolution card to the Pokémon it covers."""
-
-    centre: float = 0.5
-    active_depth: float = 0.25
-    near: float = 0.2
-    a_at_bottom: bool = True
-
-    def side(self, card: SeenCard) -> str:
-        bottom = card.y >= self.centre
-        return "A" if bottom == self.a_at_bottom else "B"
-
-    def row(self, card: SeenCard) -> str:
-        return "active" if abs(card.y - self.centre) < self.active_depth else "bench"
-
-    def place(self, card: SeenCard) -> tuple[str, str]:
-        """(player, row) of a card."""
-        return self.side(card), self.row(card)
-
-    def arrange(self, pokemon: Iterable[SeenCard]
-                ) -> dict[str, tuple[SeenCard | None, list[SeenCard]]]:
-        """Per player: the card in the Active Spot (or None) and the Bench in order,
-        left to right *from that player's seat*. The player at the top sees the image
-        upside down, so their left is the image's right."""
-        rows: dict[tuple[str, str], list[SeenCard]] = {}
-        for card in pokemon:
-            rows.setdefault(self.place(card), []).append(card)
-        out: dict[str, tuple[SeenCard | None, list[SeenCard]]] = {}
-        for player in PLAYERS:
-            front = rows.get((player, "active"), [])
-            active = min(front, key=lambda c: abs(c.x - 0.5)) if front else None
-            at_bottom = (player == "A") == self.a_at_bottom
-            bench = sorted(rows.get((player, "bench"), []), key=lambda c: c.x if at_bottom else -c.x)
-            out[player] = (active, bench)
-        return out
 
 
 @dataclass
@@ -195,8 +157,11 @@ class TableMirror:
 
     def __init__(self, edition: Edition, layout: TableLayout | None = None,
                  resolve: Resolve | None = None, *, current: str = "A", turn: int = 3,
-                 coins: CoinSource | None = None) -> None:
+                 coins: CoinSource | None = None, turns_from_table: bool = True) -> None:
         self.edition = edition
+        #: Whether a play by the other player passes the turn (see the module text);
+        #: where a person ends turns at the console, such a play is refused instead.
+        self.turns_from_table = turns_from_table
         self.layout = layout or TableLayout()
         self.resolve = resolve or _catalog_resolver()
         self.current = current
@@ -210,7 +175,9 @@ class TableMirror:
         self._name: dict[int, str] = {}
         self._upright: dict[int, int] = {}
         self._last_xy: dict[int, tuple[float, float]] = {}
-        self._energy: set[int] = set()  # Energy cards already accounted for
+        self._energy: dict[int, str] = {}  # Energy cards already accounted for, by name
+        self._visible: set[int] = set()  # the tracks of the last snapshot
+        self._passed: list[Inference] = []  # turns that passed before the last inference
         # Situations already reported: one report per change on the table, not one per
         # frame. A situation stays reported while any card it concerns is out of sight.
         self._open: dict[tuple, tuple[int, ...]] = {}
@@ -225,12 +192,16 @@ class TableMirror:
         visible = {c.track for c in snapshot}
         if self.game is None:
             self._start(named)
+            self._visible = visible
             return []
         game = self.game
         proposals: list[_Proposal] = []
         pokemon = [n for n in named if n.is_pokemon]
+        waiting = self._follow_moves(snapshot, visible)
         self._reidentify(pokemon, visible)
         for item in pokemon:
+            if item.track in waiting:
+                continue
             if item.track in self._target:
                 if item.card.name != self._name[item.track] and item.card.is_evolution:
                     proposals.append((("evolve", item.track, item.card.name), (item.track,),
@@ -243,7 +214,7 @@ class TableMirror:
             elif self._may_bench(item):
                 proposals.append((("bench", item.track), (item.track,), self._bench_maker(item)))
         for item in named:
-            if item.card.is_energy and item.track not in self._energy:
+            if item.card.is_energy and item.track not in self._energy and not self._moved_energy(item, visible):
                 slot_track = self._nearest_slot(item.seen, pokemon)
                 if slot_track is not None:
                     proposals.append((("attach", item.track, slot_track), (item.track,),
@@ -259,6 +230,8 @@ class TableMirror:
             if signature in self._open or game.position.winner is not None:
                 continue
             inference = make()
+            out += self._passed
+            self._passed = []
             if inference is not None:
                 out.append(inference)
         # A situation no longer seen while all its cards are in sight has been resolved.
@@ -266,6 +239,7 @@ class TableMirror:
                       if not set(tracks) <= visible} | proposed
         for item in named:
             self._last_xy[item.track] = (item.seen.x, item.seen.y)
+        self._visible = visible
         return out
 
     def confirm(self, number: int, choice: str | None = None) -> Inference:
@@ -281,7 +255,7 @@ class TableMirror:
             if action.type == "condition":
                 action = replace(action, add=choice)
             elif action.type == "retreat" and choice == "switch":
-                action = Action("switch", player=action.player, to=action.to)
+                action = Switch(player=action.player, to=action.to)
         return self._play(inference.number, action, inference.player, inference.on_accept)
 
     def reject(self, number: int) -> None:
@@ -291,7 +265,23 @@ class TableMirror:
     def end_turn(self) -> Inference:
         """A person says the turn ended: Pokémon Checkup, then the other player's turn."""
         game = self._game()
-        return self._play(self._next(), Action("end_turn"), game.position.current, None)
+        return self._play(self._next(), EndTurn(), game.position.current, None)
+
+    def settled(self, number: int, played: bool) -> None:
+        """Pending inference ``number`` was settled elsewhere (a person answered the live
+        table, which played the action or not): bring the card → slot map up to date.
+        Follow with :meth:`follow`, since the table's position is the truth."""
+        inference = self.pending.pop(number, None)
+        if played and inference is not None and inference.on_accept is not None:
+            inference.on_accept()
+
+    def follow(self, position: Position) -> None:
+        """Take the live table's position as the mirror's own (someone at the console
+        attacked, ended a turn, corrected the record): links to slots the position no
+        longer agrees with are forgotten, as after a Knock Out."""
+        if self.game is not None:
+            self.game.position = position
+            self._resync()
 
     # -- the starting position ---------------------------------------------------------
 
@@ -316,7 +306,7 @@ class TableMirror:
         placed = [n.seen for n in pokemon if n.track in slots]
         for item in named:
             if item.card.is_energy:
-                self._energy.add(item.track)
+                self._energy[item.track] = item.card.name
                 holder = self._nearest(item.seen, placed)
                 if holder is not None:
                     slots[holder.track].energy.append(item.card)
@@ -351,13 +341,35 @@ class TableMirror:
         for item in pokemon:
             if item.track in self._target:
                 continue
-            lost = [t for t in self._target if t not in visible
-                    and self._name[t] == item.card.name
-                    and _distance(self._last_xy.get(t, (9, 9)), item.seen) <= self.layout.near]
+            lost = [t for t in self._target if t not in visible and self._name[t] == item.card.name]
+            near = [t for t in lost if _distance(self._last_xy.get(t, (9, 9)), item.seen) <= self.layout.near]
+            # Far from where it was: a card moved up to the Active Spot, if only one fits.
+            lost = near or (lost if len(lost) == 1 else [])
             if lost:
                 old = min(lost, key=lambda t: _distance(self._last_xy[t], item.seen))
                 for table in (self._target, self._name, self._upright):
                     table[item.track] = table.pop(old)
+
+    def _follow_moves(self, snapshot: Sequence[SeenCard], visible: set[int]) -> set[int]:
+        """Exchange what is known of tracks whose cards changed places; the tracks to
+        leave alone until the other half of a swap is read."""
+        owner = {t: who for t, (who, _) in self._target.items()}
+        shown = {c.track: c.name for c in snapshot if c.track in self._target}
+        pairs, waiting = moves(shown, self._name, owner, visible)
+        for here, there in pairs:
+            for table in (self._target, self._name, self._upright):
+                table[here], table[there] = table[there], table[here]
+        return waiting
+
+    def _moved_energy(self, item: _Named, visible: set[int]) -> bool:
+        """An Energy card that moved with its Pokémon (a retreat, a promotion): one of the
+        same name, accounted for, that was in the last snapshot and is gone from this one."""
+        moved = [t for t, name in self._energy.items()
+                 if name == item.card.name and t in self._visible and t not in visible]
+        if moved:
+            del self._energy[moved[0]]
+            self._energy[item.track] = item.card.name
+        return bool(moved)
 
     def _covered(self, item: _Named, visible: set[int]) -> int | None:
         """The mirrored Pokémon of the same player that an Evolution card now covers:
@@ -399,22 +411,23 @@ class TableMirror:
             return []
         new, to = seen_active.track, target
         if player in self._game().position.pending_promotion:
-            action = Action("promote", player=player, source=to)
+            action = Promote(player=player, source=to)
             return [(("promote", new), (new,), lambda: self._judge(action, self._promoted(player, new)))]
         old = self._active_track(player)
         if old is None or old not in {c.track for c in bench}:
             return []
-        action = Action("retreat", player=player, to=to)
+        action = Retreat(player=player, to=to)
         return [(("retreat", old, new), (old, new),
                  lambda: self._judge(action, self._swapped(old, new), pending=True,
                                      choices=("retreat", "switch")))]
 
     def _turns(self, player: str, pokemon: list[_Named]) -> list[_Proposal]:
-        """The Active card turned from how it lay upright: a Special Condition."""
+        """The Active card turned from how it lay upright: a Special Condition. (Moved
+        to the Bench, it is laid upright again: that is the move, not a condition.)"""
         track = self._active_track(player)
         seen = next((n.seen for n in pokemon if n.track == track), None)
         slot = self._game().position.players[player].active
-        if track is None or seen is None or slot is None:
+        if track is None or seen is None or slot is None or self.layout.row(seen) != "active":
             return []
         turned = (seen.rotation - self._upright[track]) % 360
         has = slot.conditions & ROTATION
@@ -422,12 +435,11 @@ class TableMirror:
         action: Action | None = None
         choices: tuple[str, ...] = ()
         if turned == 0 and has:
-            action = Action("condition", target=target, remove=min(has))
+            action = ChangeCondition(target=target, remove=min(has))
         elif turned == 180 and "Confused" not in has:
-            action = Action("condition", target=target, add="Confused")
+            action = ChangeCondition(target=target, add="Confused")
         elif turned in (90, 270) and not has & set(SIDEWAYS):
-            action = Action("condition", target=target,
-                            add="Paralyzed" if turned == 90 else "Asleep")
+            action = ChangeCondition(target=target, add="Paralyzed" if turned == 90 else "Asleep")
             choices = SIDEWAYS
         if action is None:
             return []
@@ -443,7 +455,7 @@ class TableMirror:
         def make() -> Inference | None:
             me = self._game().position.players[player]
             target: Target = (player, None if me.active is None else len(me.bench))
-            action = Action("bench", player=player, card=item.card)
+            action = Bench(player=player, card=item.card)
             return self._judge(action, lambda: self._map(item.seen, target, item.card))
 
         return make
@@ -459,7 +471,7 @@ class TableMirror:
                     self._forget(under)
                 self._map(item.seen, target, item.card)
 
-            return self._judge(Action("evolve", player=target[0], card=item.card, target=target), mapped)
+            return self._judge(Evolve(player=target[0], card=item.card, target=target), mapped)
 
         return make
 
@@ -468,8 +480,8 @@ class TableMirror:
             target = self._target.get(holder)
             if target is None:
                 return None
-            action = Action("attach", player=target[0], card=item.card, target=target)
-            return self._judge(action, lambda: self._energy.add(item.track))
+            action = Attach(player=target[0], card=item.card, target=target)
+            return self._judge(action, lambda: self._energy.__setitem__(item.track, item.card.name))
 
         return make
 
@@ -496,9 +508,13 @@ class TableMirror:
         """Ask the engine. Refused: the reason code, nothing changes. Legal but a
         person must confirm: ``pending``. Otherwise the action is played."""
         game = self._game()
+        refusal = game.check(action)
+        if (refusal is not None and refusal.reason == "not-your-turn" and self.turns_from_table
+                and passes_turn(game.position, self.edition, action)):
+            self._passed.append(self.end_turn())
+            refusal = game.check(action)
         number = self._next()
         player = action.player or game.position.current
-        refusal = game.check(action)
         if refusal is not None:
             return Inference(number, action, player, refusal.reason)
         if pending:

@@ -1,47 +1,236 @@
-"""``table-assistant demo``: the pipeline on embedded defaults.
+"""``table-assistant demo [--host H] [--port P] [--once]``: the whole product on a filmed game.
 
-The dashboard, the bundled table video and the serial device are not built yet; until
-they are, the demo shows what is: the embedded card set and the legality of its two
-decks, then one game between them played by random legal moves through the rules
-engine, with the events a judge would see.
+The demo video (:mod:`vision.demo_video`: our own proxy cards of the two embedded decks,
+a scripted game of :mod:`assistant.live.demo_script`, rendered on first run and kept
+under ``$TABLE_ASSISTANT_HOME/demo/``) is played in real time through what
+``table-assistant run`` uses at a real table: vision finds, reads and tracks the cards,
+the table mirror turns what changed into actions, the live table judges them and
+records the game (``$TABLE_ASSISTANT_HOME/demo/games.sqlite``), the simulated coin
+device follows it, and the dashboard serves the scoreboard and the judge's console.
+
+What a camera cannot see is entered as a person at the console would, at the moment
+the script does it: each attack, the end of each turn, and the answer to each question
+the camera asks (two Pokémon changed places: a retreat or a Switch? a Pokémon turned
+sideways: Asleep or Paralyzed?).
+
+It serves until Ctrl-C; with ``--once`` it ends when the video does.
 """
 
 from __future__ import annotations
 
-import random
-from typing import TextIO
+import contextlib
+import math
+import secrets
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
-from assistant.catalog import default_catalog
-from assistant.decks import catalog_resolver, check_deck_text
 from assistant.editions import edition
-from assistant.embedded import embedded_deck_texts, embedded_decks
-from assistant.engine.coins import SeededCoins
-from assistant.engine.selfplay import new_game, play_random_game
-from table_assistant.deck_command import print_report
+from assistant.live.camera import CameraLink
+from assistant.live.demo_script import SCRIPT, Say, Seen, Step, seen_steps
+from assistant.live.record import Record, RecordError
+from assistant.live.table import LiveTable, Reply
+from assistant.mirror import TableLayout, TableMirror
+from assistant.paths import StorageError, usable_home
+from table_assistant.run_command import reply_line
+from table_assistant.serve_command import announce, listen, no_lookup
 
-SHOWN_EVENTS = ("knockout", "prize", "win")
+if TYPE_CHECKING:
+    from table_assistant.recognize_command import Candidates
+    from vision.demo_video import DemoVideo
 
 
-def demo(*, host: str, port: int, era: str, out: TextIO, seed: int = 7) -> int:
+def demo(*, host: str, port: int, era: str, out: TextIO, err: TextIO | None = None, once: bool = False,
+         speed: float = 1.0) -> int:
+    """0 at the end (``--once``) or on Ctrl-C; 2 when the demo's folder, the port or
+    the video cannot be used. ``speed``: the video's pace (0: as fast as vision reads)."""
+    from table_assistant.mirror_command import settled_pictures
+
+    err = err or sys.stderr
+    try:
+        folder = usable_home() / "demo"
+        listening = listen(host, port)  # before anything is made: a port in use is said at once
+    except StorageError as error:
+        print(f"demo: {error}", file=err)
+        return 2
+    except OSError as error:
+        print(f"demo: cannot listen on {host}:{port} ({error.strerror or error}); choose another --port", file=err)
+        return 2
+    try:
+        prepared = _prepare(folder, out, err)
+        record = Record(folder / "games.sqlite") if prepared is not None else None
+    except (RecordError, StorageError, OSError) as error:
+        print(f"demo: {error}", file=err)
+        prepared = record = None
+    if prepared is None or record is None:
+        listening.close()
+        return 2
+    candidates, video = prepared
+    rules = edition(era)
+    layout = TableLayout()
+    started = threading.Event()
+
+    def start(state: dict[str, Any]) -> LiveTable:
+        table = LiveTable.start(record, rules, state, no_lookup, title="the demo game")
+        started.set()
+        return table
+
+    # The script's person ends each turn at the console: a play out of turn is an alert.
+    link = CameraLink(TableMirror(rules, layout, turns_from_table=False), start)
+
+    def said(reply: Reply, frame: int) -> None:
+        out.write("console " + reply_line(reply, frame, frame / video.fps))
+
+    director = Director(video, SCRIPT, link, speed, said=said)
+    server: dict[str, Any] = {}
+    outcome: dict[str, int] = {}
+
+    def watch() -> None:
+        def shown(frame: Any, snapshot: list[Any]) -> None:
+            replies = link.see(snapshot)
+            for reply in replies:
+                out.write(reply_line(reply, frame.index, frame.t))
+            out.flush()
+            director.answer(replies)
+
+        outcome["code"] = settled_pictures(str(video.path), candidates, layout, director.tick, shown,
+                                           give_up=None, err=err, command="demo")
+        director.finish()
+        print("demo: the video has ended" + ("" if once else "; serving until Ctrl-C"), file=out, flush=True)
+        started.set()
+        if once and "uvicorn" in server:
+            server["uvicorn"].should_exit = True
+
+    worker = threading.Thread(target=watch, name="vision", daemon=True)
+    try:
+        worker.start()
+        started.wait()
+        if link.table is None:
+            worker.join()
+            print("demo: the video never held still long enough to start a game", file=err)
+            return 2
+        return _serve(link.table, listening, server, worker, once, outcome, out, err, host, port)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        link.close()
+        record.close()
+        listening.close()
+
+
+def _prepare(folder: Path, out: TextIO, err: TextIO) -> tuple[Candidates, DemoVideo] | None:
+    """The names vision may read (both embedded decks) and the demo video, rendered on
+    first use; None when a deck list cannot be read (said on ``err``)."""
+    from assistant.catalog import default_catalog
+    from assistant.embedded import embedded_deck_paths
+    from table_assistant.recognize_command import candidate_names
+    from vision.demo_video import demo_video
+
+    candidates = candidate_names([str(path) for path in embedded_deck_paths().values()], err)
+    if not candidates.ok:
+        return None
     catalog = default_catalog()
-    print(f"Embedded card set: {len(catalog.embedded)} cards.", file=out)
-    resolve = catalog_resolver(catalog)
-    for name, text in embedded_deck_texts().items():
-        print_report(f"deck {name}", check_deck_text(text, era, resolve), out)
+    names = {card.name for _, _, table in seen_steps() for card in table.cards.values() if not card.face_down}
+    hit_points = {name: card.hp for name in names if (card := catalog.resolve(name)) is not None and card.hp}
+    print(f"demo: the demo video is kept in {folder} (rendered on first run)", file=out, flush=True)
+    return candidates, demo_video(folder, hit_points)
 
-    decks = embedded_decks()
-    names = list(decks)
-    game = new_game(decks[names[0]], decks[names[1]], edition(era), SeededCoins(seed), random.Random(seed))
-    print(f"\nA self-play game under {era}: A plays {names[0]}, B plays {names[1]} "
-          f"(random legal moves, seeded coins {seed}).", file=out)
 
-    def show(_game, outcome) -> None:  # noqa: ANN001 - selfplay's callback
-        for event in outcome.events:
-            if event.get("type") in SHOWN_EVENTS:
-                details = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
-                print(f"  turn {game.position.turn}: {event['type']}: {details}", file=out)
+def _serve(table: LiveTable, listening: Any, server: dict[str, Any], worker: threading.Thread, once: bool,
+           outcome: dict[str, int], out: TextIO, err: TextIO, host: str, port: int) -> int:
+    """The coin device and the dashboard, until Ctrl-C (``once``: until the video ends)."""
+    import uvicorn
 
-    stats = play_random_game(game, random.Random(seed), after_step=show)
-    print(f"  {stats.actions} actions, winner: {stats.winner or 'none yet'}", file=out)
-    print(f"\nThe dashboard (to be served on http://{host}:{port}/) is not built yet.", file=out)
-    return 0
+    from hardware.driver import attach
+    from web.app import create_app
+
+    device = attach(table, "sim", fallback="console")
+    print("demo: the simulated coin device follows the table", file=err)
+    token = secrets.token_urlsafe(12)
+    print(f"game {table.game_id} ({table.edition.era}): the demo game, in {table.record.path}", file=out)
+    announce(host, port, token, out)
+    config = uvicorn.Config(create_app(table, token=token), log_level="warning", timeout_graceful_shutdown=2)
+    server["uvicorn"] = uvicorn.Server(config)
+    if once and not worker.is_alive():
+        server["uvicorn"].should_exit = True
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            server["uvicorn"].run(sockets=[listening])
+        if once:
+            worker.join()
+        return outcome.get("code", 0) if once else 0
+    finally:
+        device.stop()
+
+
+class Director:
+    """Plays the person's part of the script: each console step at its moment, each
+    answer to the camera's questions, and the video's pace.
+
+    A console step waits until the camera has inferred the actions the script shows
+    before it (the end of a turn must not overtake the turn's last play), but no later
+    than the frame where the next card is moved, so a missed reading never stalls the
+    demo."""
+
+    def __init__(self, video: DemoVideo, script: Sequence[Step], link: CameraLink, speed: float = 1.0, *,
+                 said: Callable[[Reply, int], None] | None = None, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.link = link
+        self.said = said
+        self.fps = video.fps
+        self.speed = speed
+        self.clock, self.sleep = clock, sleep
+        self.frame = -1
+        self.inferred = 0
+        self._began: float | None = None
+        self._answers = deque(step.answer for step in script if isinstance(step, Seen) and step.answer)
+        # Per console step: the camera's inferences expected before it, and its deadline.
+        self._due: deque[tuple[int, float, dict[str, Any]]] = deque()
+        expected = 0
+        for k, step in enumerate(script):
+            if isinstance(step, Seen) and step.expect:
+                expected += 1
+            elif isinstance(step, Say):
+                later = [video.schedule[j] for j in range(k + 1, len(script)) if isinstance(script[j], Seen)]
+                self._due.append((expected, later[0] if later else math.inf, step.action))
+
+    def tick(self) -> bool:
+        """Called once per frame (as ``settled_pictures``'s ``started``): keep to the
+        video's pace, play what is due; whether the table has started."""
+        self.frame += 1
+        if self.speed > 0:
+            now = self.clock()
+            self._began = now if self._began is None else self._began
+            wait = self._began + self.frame / (self.fps * self.speed) - now
+            if wait > 0:
+                self.sleep(wait)
+        self._play(final=False)
+        return self.link.table is not None
+
+    def answer(self, replies: list[Reply]) -> None:
+        """Answer the camera's questions as the script's person does."""
+        self.inferred += len(replies)
+        table = self.link.table
+        for reply in replies:
+            for question in reply.questions:
+                if table is not None and self._answers:
+                    table.answer(question.id, self._answers.popleft(), source="console")
+
+    def finish(self) -> None:
+        """The video ended: play the console steps left."""
+        self._play(final=True)
+
+    def _play(self, *, final: bool) -> None:
+        table = self.link.table
+        while table is not None and self._due:
+            expected, deadline, action = self._due[0]
+            if not (final or self.inferred >= expected or self.frame >= deadline):
+                return
+            self._due.popleft()
+            reply = table.propose(action, source="console")
+            if self.said is not None:
+                self.said(reply, self.frame)

@@ -106,10 +106,10 @@ def test_attach_energy_at_a_pokemon_then_a_second_is_refused() -> None:
 
 def test_a_refusal_is_its_reason_code_and_changes_nothing() -> None:
     m = mirror()
-    before = len(m.game.position.players["B"].bench)
-    got = m.see([*TABLE, seen(30, "Duskull", 0.3, 0.12, 180)])  # B benches on A's turn
-    assert [(i.player, i.verdict) for i in got] == [("B", "not-your-turn")]
-    assert len(m.game.position.players["B"].bench) == before
+    before = len(m.game.position.players["A"].bench)
+    got = m.see([*TABLE, seen(30, "Kirlia", 0.3, 0.87)])  # a Stage 1 put straight on the Bench
+    assert [(i.player, i.verdict) for i in got] == [("A", "not-basic")]
+    assert len(m.game.position.players["A"].bench) == before
 
 
 def test_unknown_names_never_make_actions() -> None:
@@ -269,14 +269,22 @@ def test_mirror_command_unreadable_source_or_deck_exit_2(tmp_path: Path, cli: Cl
     assert bad_deck.returncode == 2 and "no-deck.txt" in bad_deck.stderr
 
 
-def test_run_prints_the_table_actions_while_the_dashboard_is_not_built(tmp_path: Path, cli: Cli) -> None:
-    frames = _write_frames(tmp_path / "frames", 12)
-    result = cli("run", "--camera", str(frames), "--era", "platinum-2009")
+def test_run_feeds_the_live_table_from_the_camera_and_records_the_game(tmp_path: Path, cli: Cli) -> None:
+    frames = _write_frames(tmp_path / "frames", 18)
+    result = cli("run", "--camera", str(frames), "--era", "platinum-2009", "--once")
     assert result.returncode == 0, result.stderr
-    assert "not built yet" in result.stderr
-    assert [line.split(": ", 1)[1] for line in result.stdout.splitlines()] == ["A bench card=Ralts: accepted"]
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"game 1 (platinum-2009) started from the camera, in {tmp_path / 'games.sqlite'}")
+    assert [line.split(": ", 1)[1] for line in lines[1:]] == [
+        "A bench card=Ralts: accepted", "A attach card=Basic Psychic Energy target=A.active: accepted"]
+    listed = cli("games", "--json")
+    (game,) = json.loads(listed.stdout)["games"]
+    assert (game["era"], game["entries"]) == ("platinum-2009", 2)
     refused = cli("run", "--camera", str(frames), "--era", "neo-2001")
     assert refused.returncode == 2 and "unknown era" in refused.stderr
+    simulated = cli("run", "--camera", str(frames), "--serial", "sim", "--once", "--db", str(tmp_path / "sim.sqlite"))
+    assert simulated.returncode == 0, simulated.stderr
+    assert "following the table on the serial device 'sim'" in simulated.stderr
 
 
 def test_table_hint_names_the_deck_evolutions_of_pokemon_in_play() -> None:

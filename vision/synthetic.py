@@ -56,10 +56,12 @@ class CardFace:
 
 
 def render_proxy(name: str, card_id: str | None = None, kind: str = "pokemon",
-                 seed: int = 0, hp: int | None = None) -> CardFace:
+                 seed: int = 0, hp: int | None = None, fit_title: bool = False) -> CardFace:
     """Our own proxy card for ``name``. ``kind`` is ``pokemon``, ``trainer`` or
     ``energy``: the title sits where that kind of card prints it. A Pokémon's ``hp`` is
-    random unless given; like a real card's, it is followed by a type symbol."""
+    random unless given; like a real card's, it is followed by a type symbol.
+    ``fit_title``: a long name is printed smaller, as on a printed card, rather than run
+    into the HP."""
     rng = random.Random(seed)
     w, h = PROXY_SIZE
     border = rng.choice([(200, 200, 205), (235, 205, 60), (180, 185, 190)])
@@ -75,6 +77,10 @@ def render_proxy(name: str, card_id: str | None = None, kind: str = "pokemon",
     if kind == "pokemon":
         d.text((int(0.05 * w), int(0.022 * h)), rng.choice(["BASIC", "STAGE 1", "STAGE 2"]),
                font=_font(True, int(0.016 * h), italic=True), fill=(90, 90, 90))
+        if fit_title:
+            room = int(0.58 * w)  # up to where the HP begins
+            while title.size > 12 and d.textlength(name, font=title) > room:
+                title = _font(True, title.size - 2)
         d.text((int(0.19 * w), int(0.073 * h)), name, font=title, fill=(25, 25, 25),
                anchor="ls")
         figure = rng.randrange(40, 340, 10)

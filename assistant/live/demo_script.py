@@ -1,0 +1,253 @@
+"""The demo game: a scripted game of the two embedded decks, as a list of table steps.
+
+A step is what a person does at the table. Most are *seen*: cards laid down, lifted,
+slid to other places or turned; each carries the action the camera should infer from
+it (SPEC §3, with ``player``), or ``None`` when the camera should infer nothing (a
+Knocked Out Pokémon put in the discard pile, a Prize card taken, a Pokémon set upright
+once its Special Condition is over). The rest are what only a person can say, entered
+at the console: an attack, the end of a turn, and the answer to a question the camera
+asked (a swap: a retreat or a Switch? a sideways card: Asleep or Paralyzed?).
+
+The script is data so that a test can compare what the mirror recovers from the video
+with what the script did. ``alone`` is what ``table-assistant mirror`` infers with no
+person to answer its questions, where that differs (a retreat nobody confirmed leaves
+the Pokémon where the mirror last knew them).
+
+Where cards lie is given as *spots* (:data:`SPOTS`): a player's ``active`` or
+``bench0``-``bench2``, an Energy attached to one as ``active+1`` (``+2``, ``+3``),
+``prize0``-``prize5``. Player A sits at the bottom of the image, B at the top, as
+:class:`assistant.mirror.TableLayout` expects; each player's left is their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Where a spot's card lies for player A, as fractions of the image (x, y); B's spots
+#: are A's turned half a turn about the centre (B sits across the table).
+SPOTS: dict[str, tuple[float, float]] = {
+    # Vision needs a gap between two cards to tell them apart, and the mirror an Energy
+    # within a quarter of the image of its Pokémon (TableLayout.near).
+    "active": (0.5, 0.62),
+    "active+1": (0.625, 0.62),
+    "active+2": (0.375, 0.62),
+    "active+3": (0.745, 0.62),
+    "bench0": (0.12, 0.87),
+    "bench0+1": (0.235, 0.87),
+    "bench1": (0.44, 0.87),
+    "bench1+1": (0.555, 0.87),
+    "bench2": (0.76, 0.87),
+    "bench2+1": (0.875, 0.87),
+    **{f"prize{k}": (0.88 + 0.012 * k, 0.60) for k in range(6)},
+}
+
+
+def spot_xy(player: str, spot: str) -> tuple[float, float]:
+    """The centre of ``player``'s ``spot`` in the image (fractions)."""
+    x, y = SPOTS[spot]
+    return (x, y) if player == "A" else (1 - x, 1 - y)
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card on the table: ``key`` names this physical card in the script."""
+
+    key: str
+    name: str
+    player: str
+    spot: str
+    #: Quarter turns clockwise from how its player laid it (0, 90, 180, 270).
+    turned: int = 0
+    face_down: bool = False
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Cards laid (on an empty spot, or on a Pokémon: an Evolution), lifted, slid to
+    other spots or turned, all in one move of a hand; and what the camera should infer."""
+
+    lay: tuple[Card, ...] = ()
+    lift: tuple[str, ...] = ()
+    slide: tuple[tuple[str, str], ...] = ()
+    turn: tuple[tuple[str, int], ...] = ()
+    expect: dict[str, Any] | None = None
+    #: What ``table-assistant mirror`` infers instead, with nobody answering it
+    #: (``{}``: nothing).
+    alone: dict[str, Any] | None = None
+    #: The answer a person gives the camera's question about this step.
+    answer: str | None = None
+
+
+@dataclass(frozen=True)
+class Say:
+    """What a person enters at the console (an attack, the end of a turn)."""
+
+    action: dict[str, Any]
+
+
+Step = Seen | Say
+
+
+@dataclass
+class Table:
+    """The cards on the table, by key, in the order they were laid (later on top)."""
+
+    cards: dict[str, Card] = field(default_factory=dict)
+
+    def after(self, step: Seen) -> Table:
+        """The table once ``step`` is done."""
+        cards = dict(self.cards)
+        for key in step.lift:
+            del cards[key]
+        for key, spot in step.slide:
+            old = cards.pop(key)
+            cards[key] = Card(old.key, old.name, old.player, spot, old.turned, old.face_down)
+        for key, turned in step.turn:
+            old = cards[key]
+            cards[key] = Card(old.key, old.name, old.player, old.spot, turned, old.face_down)
+        for card in step.lay:
+            # An Evolution covers its Pokémon: the covered card is out of sight.
+            for other in [k for k, c in cards.items() if (c.player, c.spot) == (card.player, card.spot)]:
+                del cards[other]
+            cards[card.key] = card
+        return Table(cards)
+
+
+def _bench(player: str, key: str, name: str, spot: str) -> Seen:
+    return Seen(lay=(Card(key, name, player, spot),),
+                expect={"type": "bench", "player": player, "card": name})
+
+
+def _attach(player: str, key: str, name: str, spot: str, target: str, alone: str | None = None) -> Seen:
+    expect = {"type": "attach", "player": player, "card": name, "target": target}
+    return Seen(lay=(Card(key, name, player, spot),), expect=expect,
+                alone={**expect, "target": alone} if alone else None)
+
+
+def _evolve(player: str, key: str, name: str, spot: str, target: str) -> Seen:
+    return Seen(lay=(Card(key, name, player, spot),),
+                expect={"type": "evolve", "player": player, "card": name, "target": target})
+
+
+def _attack(player: str, name: str) -> Say:
+    return Say({"type": "attack", "player": player, "attack": name})
+
+
+def _end(player: str) -> Say:
+    return Say({"type": "end_turn", "player": player})
+
+
+FIRE, PSYCHIC = "Basic Fire Energy", "Basic Psychic Energy"
+
+#: The table when the video starts: the game is under way (turn 3, A's turn), as the
+#: mirror expects of a game it joins.
+OPENING = Table({c.key: c for c in [
+    Card("aS1", "Scorbunny", "A", "active"),
+    Card("bR1", "Ralts", "B", "active"),
+    Card("bE1", PSYCHIC, "B", "active+1"),
+    Card("bD", "Duskull", "B", "bench0"),
+    *(Card(f"{p}P{k}", "prize", p.upper(), f"prize{k}", face_down=True) for p in "ab" for k in range(6)),
+]})
+
+#: Turns 3 to 14: A plays the fire deck (Scorbunny → Raboot → Cinderace ex), B the
+#: psychic deck (Ralts → Kirlia → Mega Gardevoir ex, Duskull → Dusclops).
+SCRIPT: tuple[Step, ...] = (
+    # Turn 3, A.
+    _bench("A", "aS2", "Scorbunny", "bench0"),
+    _attach("A", "aE1", FIRE, "active+1", "A.active"),
+    _bench("A", "aV", "Victini", "bench1"),
+    _end("A"),
+    # Turn 4, B.
+    _bench("B", "bR2", "Ralts", "bench1"),
+    _attach("B", "bE2", PSYCHIC, "bench0+1", "B.bench[0]"),
+    _evolve("B", "bDc", "Dusclops", "bench0", "B.bench[0]"),
+    _attack("B", "Headbutt"),
+    _end("B"),
+    # Turn 5, A.
+    _evolve("A", "aRb1", "Raboot", "active", "A.active"),
+    _attach("A", "aE2", FIRE, "active+2", "A.active"),
+    _attack("A", "Low Sweep"),
+    _end("A"),
+    # Turn 6, B: Kirlia, then Ralts retreats (discarding its Energy) for Dusclops.
+    _evolve("B", "bK", "Kirlia", "bench1", "B.bench[1]"),
+    Seen(lift=("bE1",), slide=(("bR1", "bench0"), ("bDc", "active"), ("bE2", "active+1")),
+         expect={"type": "retreat", "player": "B", "to": "B.bench[0]"}, answer="retreat"),
+    _attach("B", "bE3", PSYCHIC, "active+2", "B.active", alone="B.bench[0]"),
+    _end("B"),
+    # Turn 7, A.
+    _evolve("A", "aRb2", "Raboot", "bench0", "A.bench[0]"),
+    _attach("A", "aE3", FIRE, "bench1+1", "A.bench[1]"),
+    _attack("A", "Low Sweep"),
+    _end("A"),
+    # Turn 8, B: Will-O-Wisp, and A's Raboot is Confused (turned upside down).
+    _attach("B", "bE4", PSYCHIC, "bench1+1", "B.bench[1]"),
+    _attack("B", "Will-O-Wisp"),
+    Seen(turn=(("aRb1", 180),), expect={"type": "condition", "target": "A.active", "add": "Confused", "player": "B"},
+         answer="yes"),
+    _end("B"),
+    # Turn 9, A: Raboot stays Confused (no attack: a coin could hurt it).
+    _evolve("A", "aCx", "Cinderace ex", "bench0", "A.bench[0]"),
+    _attach("A", "aE4", FIRE, "bench0+1", "A.bench[0]"),
+    _end("A"),
+    # Turn 10, B.
+    _bench("B", "bR3", "Ralts", "bench2"),
+    # Alone, the mirror still takes Ralts for the Active (nobody confirmed the retreat).
+    _attach("B", "bE5", PSYCHIC, "bench0+1", "B.bench[0]", alone="B.active"),
+    _end("B"),
+    # Turn 11, A: Raboot retreats (one Fire Energy discarded; on the Bench it is no longer
+    # Confused, so it is laid upright) for Cinderace ex.
+    Seen(lift=("aE1",), slide=(("aRb1", "bench0"), ("aCx", "active"), ("aE4", "active+1"), ("aE2", "bench0+1")),
+         turn=(("aRb1", 0),),
+         expect={"type": "retreat", "player": "A", "to": "A.bench[0]"}, answer="retreat"),
+    # (Not where the discarded Energy lay: a card put where one just vanished is, to
+    # vision, that card back again.)
+    _attach("A", "aE5", FIRE, "active+3", "A.active", alone="A.bench[0]"),
+    _end("A"),
+    # Turn 12, B.
+    _evolve("B", "bMg", "Mega Gardevoir ex", "bench1", "B.bench[1]"),
+    _attach("B", "bE6", PSYCHIC, "bench2+1", "B.bench[2]"),
+    _attack("B", "Will-O-Wisp"),
+    _end("B"),
+    # Turn 13, A: Flare Strike Knocks Out Dusclops; A takes a Prize card; B promotes.
+    _attach("A", "aE6", FIRE, "active+2", "A.active", alone="A.bench[0]"),
+    _attack("A", "Flare Strike"),
+    Seen(lift=("bDc", "bE2", "bE3")),
+    Seen(lift=("aP5",)),
+    # Alone, the mirror never saw the attack: the Pokémon moved up is no play it can name.
+    Seen(slide=(("bMg", "active"), ("bE4", "active+1")),
+         expect={"type": "promote", "player": "B", "from": "B.bench[1]"}, alone={}),
+    _end("A"),
+    # Turn 14, B.
+    _end("B"),
+)
+
+
+def seen_steps(script: tuple[Step, ...] = SCRIPT) -> Iterator[tuple[Seen, Table, Table]]:
+    """Each seen step with the table before and after it."""
+    table = OPENING
+    for step in script:
+        if isinstance(step, Seen):
+            after = table.after(step)
+            yield step, table, after
+            table = after
+
+
+def camera_actions(script: tuple[Step, ...] = SCRIPT, *, alone: bool = False) -> list[dict[str, Any]]:
+    """The actions the camera should infer, in order. ``alone``: as ``table-assistant
+    mirror`` does, with nobody to answer it (its questions stay open) and nobody to end a
+    turn (the mirror sees a turn pass when the other player plays)."""
+    out: list[dict[str, Any]] = []
+    current = "A"
+    for step in script:
+        if isinstance(step, Say):
+            continue
+        expect = step.alone if alone and step.alone is not None else step.expect
+        if not expect:
+            continue
+        if alone and expect["type"] != "condition" and expect["player"] != current:
+            out.append({"type": "end_turn", "player": current})
+            current = expect["player"]
+        out.append(expect)
+    return out
