@@ -12,8 +12,10 @@ makes no actions of its own. Each frame's reads are hinted with the deck cards t
 evolve from the Pokémon already on the table, so a Stage 1 laid on its Basic is read
 among its few likely names first.
 
-Nobody ends a turn here (there is no person to ask): the whole source is one turn of
-player A, the mirror's default. Pending actions stay pending.
+Nobody ends a turn here (there is no person to ask), but the table shows whose turn it
+is: the source starts as player A's turn, and a play by the other player that would be
+legal once the turn passed is inferred as ``end_turn`` first. Pending actions stay
+pending.
 """
 
 from __future__ import annotations

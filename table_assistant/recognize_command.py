@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
+from assistant.quoting import quote
+
 if TYPE_CHECKING:
     from vision.names import NameMatcher
 
@@ -47,21 +49,33 @@ class Candidates:
 
 
 def candidate_names(deck_files: list[str], err: TextIO) -> Candidates:
-    """The candidates for ``deck_files``; an unreadable deck list is reported on ``err``."""
+    """The candidates for ``deck_files``; a deck list that cannot be read, or a file
+    with no card line in it (not a deck list: a wrong file named), is reported on
+    ``err`` and makes the candidates not ``ok``."""
     from assistant.catalog import default_catalog
 
     catalog = default_catalog()
     cards = catalog.all_names()
     found = Candidates(cards)
     if deck_files:
-        from assistant.decks import catalog_resolver, read_deck_file
+        from assistant.decks import NotADeckList, catalog_resolver, read_deck_file
+        from table_assistant.deck_command import read_error
 
         resolve = catalog_resolver(catalog)  # one catalog for every list, not one each
         for path in deck_files:
             try:
                 deck_list = read_deck_file(path, resolve)
-            except (OSError, UnicodeDecodeError) as error:
-                print(f"cannot read deck list {path}: {error}", file=err)
+            except OSError as error:
+                print(f"cannot read deck list {quote(path)}: {read_error(error)}", file=err)
+                found.ok = False
+                continue
+            except NotADeckList as error:  # a photo, a zip, text in another encoding
+                print(f"{quote(path)} is not a deck list: {error}", file=err)
+                found.ok = False
+                continue
+            if not deck_list.entries:
+                print(f"{quote(path)} is not a deck list: no card lines ('<count> <name> [SET NUMBER]') "
+                      "found in it", file=err)
                 found.ok = False
                 continue
             for entry in deck_list.entries:
@@ -76,31 +90,34 @@ def candidate_names(deck_files: list[str], err: TextIO) -> Candidates:
     return found
 
 
-def _read_image(path: str):
-    """The image as BGR, or None (no OpenCV warning spam for a missing file)."""
-    import cv2
-    import numpy as np
-
-    try:
-        data = np.fromfile(path, dtype=np.uint8)
-    except OSError:
-        return None
-    return cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-
-
 def recognize(images: list[str], deck_files: list[str], as_json: bool, out: TextIO,
-              err: TextIO | None = None) -> int:
-    """Find and name every card in ``images``; 0, or 2 if any input was unreadable."""
-    from vision.recognize import Recognizer
-
+              err: TextIO | None = None, ocr: str = "tesseract") -> int:
+    """Find and name every card in ``images`` (files, or folders of them); 0, or 2 if
+    any input was unreadable (see ``vision.image_files``: each gets one line on ``err``
+    saying why, and the others are still read). A deck list that cannot be read is
+    refused before any image is (the names would be read against the wrong cards).
+    ``ocr`` names the line reader (``vision.ocr.LINE_READERS``)."""
     err = err or sys.stderr
     candidates = candidate_names(deck_files, err)
-    recognizer = Recognizer(candidates.matcher())
-    status = 0 if candidates.ok else 2
-    for path in images:
-        frame = _read_image(path)
-        if frame is None:
-            print(f"recognize: cannot read image {path}", file=err)
+    if not candidates.ok:
+        return 2
+    from vision.image_files import ImageError, image_paths, read_image
+    from vision.recognize import Recognizer, line_reader
+
+    try:
+        engine = line_reader(ocr)
+    except ImportError as error:
+        print(f"recognize: --ocr {ocr} cannot load: {error} (pip install rapidocr onnxruntime)", file=err)
+        return 2
+    recognizer = Recognizer(candidates.matcher(), engine=engine)
+    status = 0
+    for path, refused in image_paths(images):  # a folder stands for its images
+        try:
+            if refused is not None:
+                raise refused
+            frame = read_image(path)
+        except ImageError as error:
+            print(f"recognize: cannot read image {quote(path)}: {error}", file=err)
             status = 2
             continue
         start = time.perf_counter()

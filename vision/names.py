@@ -371,6 +371,12 @@ class NameMatcher:
         return replace(match, name=fits[0], card_id=self._id_for(fits[0], True),
                        confidence=match.closeness, rivals=())
 
+    def printings(self, name: str) -> list[str]:
+        """The ids ``name`` may be printed as: the deck lists' printings of it when they
+        list any, else every known printing."""
+        in_deck = self.deck.ids.get(name) if self.deck is not None else None
+        return sorted(set(in_deck or self.all.ids.get(name, [])))
+
     def _id_for(self, name: str, in_deck: bool) -> str | None:
         if in_deck and self.deck is not None:
             ids = sorted(set(self.deck.ids.get(name, [])))

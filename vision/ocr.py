@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -113,6 +114,15 @@ class LineRead:
     text: str
     confidence: float  # Tesseract's mean word confidence, 0..1
     glyphs: tuple[Glyph, ...] = ()
+
+
+class LineReader(Protocol):
+    """What reads a line of a card: :class:`Tesseract`, or PP-OCR's learned recognizer
+    (``vision.pp_ocr``). ``backend`` names it in figures."""
+
+    backend: str
+
+    def read_line(self, image: np.ndarray, either_way: bool = True) -> LineRead: ...
 
 
 class Tesseract:
@@ -429,7 +439,7 @@ def clean(text: str) -> str:
     return " ".join(_NOISE.sub(" ", text).split())
 
 
-def title_reads(engine: Tesseract, band: np.ndarray) -> Iterator[LineRead]:
+def title_reads(engine: LineReader, band: np.ndarray) -> Iterator[LineRead]:
     """OCR of :func:`title_images` one by one, text cleaned. Every OCR call yields a read,
     an empty one too, so a caller can budget calls."""
     for image in title_images(band):
@@ -437,7 +447,7 @@ def title_reads(engine: Tesseract, band: np.ndarray) -> Iterator[LineRead]:
         yield LineRead(clean(read.text), read.confidence, read.glyphs)
 
 
-def read_hit_points(engine: Tesseract, band: np.ndarray) -> str:
+def read_hit_points(engine: LineReader, band: np.ndarray) -> str:
     """The digits OCR reads in the HP corner of a title band ("" for none): the HP figure,
     often with a stray digit beside it (the small "HP" letters, the type symbol). One
     call; right about half the time at 200-330 px cards and four times in five above
@@ -449,7 +459,7 @@ def read_hit_points(engine: Tesseract, band: np.ndarray) -> str:
     return re.sub(r"\D", "", engine.read_line(figure, may_be_light(figure)).text)
 
 
-def read_title(engine: Tesseract, frame: np.ndarray, quad: np.ndarray,
+def read_title(engine: LineReader, frame: np.ndarray, quad: np.ndarray,
                max_lines: int = 3) -> list[LineRead]:
     """OCR of the ``max_lines`` likeliest title lines of the card at ``quad`` that hold
     some text."""

@@ -22,9 +22,11 @@ import numpy as np
 
 from vision.finder import FinderConfig, find_cards, finish_cards
 from vision.geometry import region_quad, rotation_of, turn_180
+from vision.identity import printing, read_number
 from vision.layout import lean as layout_lean
 from vision.names import ACCEPT, NameMatch, NameMatcher
-from vision.ocr import LineRead, Tesseract, read_hit_points, title_band, title_reads
+from vision.ocr import LineRead, LineReader, Tesseract, read_hit_points, title_band, title_reads
+from vision.pp_ocr import PPOCR, learned_or
 from vision.second_reader import FrameShare, SecondReader
 
 #: Most OCR calls on one end (its likeliest line first; its other window, a fixed crop,
@@ -96,7 +98,7 @@ class CardReading:
 class _End:
     """One end of a card as its top: its reads so far and their best match."""
 
-    def __init__(self, engine: Tesseract, frame: np.ndarray, quad: np.ndarray) -> None:
+    def __init__(self, engine: LineReader, frame: np.ndarray, quad: np.ndarray) -> None:
         self.quad = quad
         self._engine, self._frame = engine, frame
         self._band: np.ndarray | None = None  # straightened on the first read
@@ -126,7 +128,7 @@ class _End:
             self.match = matcher.add(self.match, read, hint)
             if not self.named and not self._hp_read and matcher.hit_points_may_tell(self.match):
                 self._hp_read = True
-                self.match = matcher.by_hit_points(self.match, read_hit_points(self._engine, self._band))
+                self.match = matcher.by_hit_points(self.match, read_hit_points(learned_or(self._engine), self._band))
 
 
 def _top(likely: _End, other: _End, lean: float) -> _End:
@@ -140,7 +142,7 @@ def _top(likely: _End, other: _End, lean: float) -> _End:
     return likely if lean + SIMILARITY_WEIGHT * closer >= 0 else other
 
 
-def read_card(engine: Tesseract, matcher: NameMatcher, frame: np.ndarray, quad: np.ndarray,
+def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad: np.ndarray,
               hint: tuple[str, ...], lean: float) -> CardReading | None:
     """Name the card at ``quad`` (either way up; ``lean`` is the layout's, see
     ``vision.layout``) and turn ``quad`` upright. None when neither end has a line of
@@ -166,7 +168,11 @@ def read_card(engine: Tesseract, matcher: NameMatcher, frame: np.ndarray, quad: 
         if beyond.named:
             top, match = likely, beyond.match
     match = matcher.decide(match)
-    return CardReading(top.quad, rotation_of(top.quad), match.name, match.card_id,
+    card_id = match.card_id
+    if match.name is not None and card_id is None:  # a name printed more than once
+        number = read_number(learned_or(engine), frame, top.quad)
+        card_id = printing(matcher.printings(match.name), number)
+    return CardReading(top.quad, rotation_of(top.quad), match.name, card_id,
                        match.confidence, match.text)
 
 
@@ -201,7 +207,7 @@ class _JudgedAhead:
         return [judged[q.tobytes()] if q.tobytes() in judged else layout_lean(frame, q) for q in quads]
 
 
-def _warm_up(engine: Tesseract) -> None:
+def _warm_up(engine: LineReader) -> None:
     """The second reader's work once on a blank frame, with its engine, before it
     answers: some first calls build tables (OpenCV's Lab conversion, ~0.1 s) that would
     otherwise slow its first frame."""
@@ -209,25 +215,40 @@ def _warm_up(engine: Tesseract) -> None:
     quad = np.float32([[100, 100], [160, 100], [160, 190], [100, 190]])
     finish_and_judge(frame, quad[None], FinderConfig())
     read_card(engine, NameMatcher([("Pikachu", None)]), frame, quad * 3, (), 0.0)
+    read_number(learned_or(engine), frame, quad * 3)  # loads PP-OCR's model
 
 
-_second_reader: SecondReader | None = None
+#: The line readers by the name ``recognize --ocr`` takes.
+LINE_READERS = ("tesseract", "pp-ocr")
 
 
-def second_reader() -> SecondReader:
+def line_reader(name: str) -> LineReader:
+    """A new line reader of kind ``name`` (one of ``LINE_READERS``). PP-OCR's raises
+    ImportError when its packages (rapidocr, onnxruntime) are not installed."""
+    if name == "pp-ocr":
+        return PPOCR()
+    if name != "tesseract":
+        raise ValueError(f"no line reader {name!r}: one of {', '.join(LINE_READERS)}")
+    return Tesseract()
+
+
+_second_readers: dict[type, SecondReader] = {}
+
+
+def second_reader(engine: type = Tesseract) -> SecondReader:
     """The second card reader (a process of its own once a few frames have been read, see
-    ``vision.second_reader``), one for all recognizers."""
-    global _second_reader
-    if _second_reader is None:
-        _second_reader = SecondReader(read_card, Tesseract, _warm_up)
-    return _second_reader
+    ``vision.second_reader``) reading with a new ``engine``, one for all recognizers that
+    read with that kind of engine."""
+    if engine not in _second_readers:
+        _second_readers[engine] = SecondReader(read_card, engine, _warm_up)
+    return _second_readers[engine]
 
 
 class Recognizer:
     """Finds and names the cards of single frames."""
 
     def __init__(self, matcher: NameMatcher, finder: FinderConfig | None = None,
-                 engine: Tesseract | None = None) -> None:
+                 engine: LineReader | None = None) -> None:
         self.matcher = matcher
         self.finder = finder or FinderConfig()
         self.engine = engine or Tesseract()
@@ -246,7 +267,7 @@ class Recognizer:
         if not SECOND_READER:
             quads = [np.asarray(q, dtype=np.float32) for q in self.find(frame)]
             return [r for q in quads if (r := self.read(frame, q, hint)) is not None]
-        with second_reader().sharing(frame) as share:
+        with second_reader(type(self.engine)).sharing(frame) as share:
             judged = _JudgedAhead(share, self.finder)
             quads = [np.asarray(q, dtype=np.float32) for q in find_cards(frame, self.finder, judged)]
             leans = judged.leans(frame, quads)
@@ -264,4 +285,4 @@ class Recognizer:
     def warm_up(self, timeout: float = 10.0) -> bool:
         """Start the second reader and wait until it answers (benchmarks do, so their first
         frames are timed as later ones; in use, frames are read meanwhile). Whether it did."""
-        return not SECOND_READER or second_reader().wait_until_answering(timeout)
+        return not SECOND_READER or second_reader(type(self.engine)).wait_until_answering(timeout)

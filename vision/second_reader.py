@@ -394,7 +394,10 @@ def _serve(conn: Connection, next_job: Any, read: Read, new_engine: Callable[[],
     context: Any = None
     memory: shared_memory.SharedMemory | None = None
     frame: np.ndarray | None = None
-    conn.send("ready")
+    try:
+        conn.send("ready")
+    except OSError:  # the caller ended while this process warmed up: nothing to serve
+        return
     while True:
         try:
             message = pickle.loads(conn.recv_bytes())

@@ -1,0 +1,89 @@
+"""Card identity: the collector number on the bottom strip picks the printing (``id``) of
+a name printed more than once; the name stands without it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import pp_ocr
+from vision.identity import NUMBER_STRIP, parse_number, printing, read_number
+from vision.names import NameMatcher
+from vision.ocr import LineRead
+from vision.recognize import Recognizer
+from vision.synthetic import render_proxy
+
+needs_pp_ocr = pytest.mark.skipif(not pp_ocr.available(), reason="rapidocr/onnxruntime not installed")
+
+#: Two printings of one Supporter in one deck (real ids: sv1's regular and full-art Arven).
+ARVEN = [("Arven", "sv1-166"), ("Arven", "sv1-235"), ("Nest Ball", "sv1-181")]
+
+
+@pytest.mark.parametrize(("text", "number"), [
+    ("012/193", "12"), ("G SVI EN 010/198 *", "10"), ("235 / 198", "235"),
+    ("Illus. 5ban Graphics", None), ("©2023 Pokémon", None), ("", None),
+])
+def test_the_number_is_the_digits_before_the_slash(text, number):
+    assert parse_number(text) == number
+
+
+def test_the_number_picks_one_of_the_names_printings():
+    ids = ["sv1-166", "sv1-235", "pal-185"]
+    assert printing(ids, "235") == "sv1-235"
+    assert printing(ids, "7") is None  # a misread number names no printing
+    assert printing(ids, None) is None
+    assert printing(["sv1-10", "sv2-10"], "10") is None  # two sets, one number: not sure
+
+
+def _table_with_card(number: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """A frame holding one proxy Arven, upright, whose bottom strip prints ``number``
+    (or nothing), and its printed-order quad."""
+    face = render_proxy("Arven", None, "trainer", seed=3).image
+    h, w = face.shape[:2]
+    x0, y0, x1, y1 = NUMBER_STRIP
+    cv2.rectangle(face, (int(x0 * w), int(y0 * h)), (int(x1 * w), int(y1 * h)), (235, 235, 235, 255), -1)
+    if number:
+        cv2.putText(face, number, (int(0.16 * w), int(0.972 * h)), cv2.FONT_HERSHEY_SIMPLEX, 0.9,
+                    (30, 30, 30, 255), 2, cv2.LINE_AA)
+    frame = np.full((h + 200, w + 200, 3), 90, np.uint8)
+    alpha = face[:, :, 3:] / 255.0
+    frame[100:100 + h, 100:100 + w] = (face[:, :, :3] * alpha + 90 * (1 - alpha)).astype(np.uint8)
+    quad = np.float32([[100, 100], [100 + w, 100], [100 + w, 100 + h], [100, 100 + h]])
+    return cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), quad * 0.5
+
+
+@needs_pp_ocr
+@pytest.mark.parametrize(("number", "card_id"), [("166/198", "sv1-166"), ("235/198", "sv1-235")])
+def test_two_printings_of_one_name_are_told_apart_by_number(number, card_id):
+    frame, quad = _table_with_card(number)
+    reading = Recognizer(NameMatcher(ARVEN, ARVEN)).read(frame, quad)
+    assert (reading.name, reading.card_id) == ("Arven", card_id)
+
+
+def test_the_name_stands_when_the_number_is_unreadable():
+    frame, quad = _table_with_card(None)
+    reading = Recognizer(NameMatcher(ARVEN, ARVEN)).read(frame, quad)
+    assert (reading.name, reading.card_id) == ("Arven", None)
+
+
+def test_a_name_printed_once_keeps_its_id_without_a_number():
+    frame, quad = _table_with_card(None)
+    reading = Recognizer(NameMatcher(ARVEN, ARVEN[:1])).read(frame, quad)
+    assert (reading.name, reading.card_id) == ("Arven", "sv1-166")
+
+
+def test_a_card_too_small_for_its_number_costs_no_read():
+    class Recording:
+        backend = "recording"
+        calls = 0
+
+        def read_line(self, image, either_way=True):
+            self.calls += 1
+            return LineRead("012/193", 1.0)
+
+    frame = np.full((600, 600, 3), 200, np.uint8)
+    engine = Recording()
+    small = np.float32([[0, 0], [180, 0], [180, 250], [0, 250]])
+    assert read_number(engine, frame, small) is None and engine.calls == 0
+    assert read_number(engine, frame, small * 2) == "12" and engine.calls == 1
