@@ -144,7 +144,8 @@ class LiveTable:
     ``software_coin`` is the program's own coin, used when a person asks it to flip."""
 
     def __init__(self, record: Record, game_id: int, lookup: Callable[[str], Card | None], *,
-                 software_coin: CoinSource | None = None, capacity: int = DEFAULT_CAPACITY) -> None:
+                 software_coin: CoinSource | None = None, capacity: int = DEFAULT_CAPACITY,
+                 resume: bool = True) -> None:
         self.record = record
         self.game_id = game_id
         self.software_coin = software_coin or SecureCoins()
@@ -161,7 +162,7 @@ class LiveTable:
         self.penalties: list[Entry] = []
         self.result: dict[str, Any] | None = None
         self.game = self._new_game()
-        stored = record.entries(game_id)
+        stored = record.entries(game_id) if resume else []
         # Resuming, an action that a later rewind takes back is never replayed, and a
         # rewind rebuilds nothing: the actions that stand are replayed once, in order,
         # which is the position the rewinds left (a 500-entry game with 26 rewinds
@@ -193,6 +194,20 @@ class LiveTable:
         (:class:`~assistant.live.record.GameInUse` if another holds it)."""
         record.claim(game_id)
         return cls(record, game_id, lookup, **options)
+
+    @classmethod
+    def replay(cls, record: Record, game_id: int, lookup: Callable[[str], Card | None]) -> LiveTable:
+        """A stored game at its setup, to be stepped through its record with :meth:`fold`
+        (a records page, a replay). It is not held, so the game may go on at its table
+        meanwhile; it is for reading only: send it no commands."""
+        return cls(record, game_id, lookup, resume=False)
+
+    def fold(self, entry: Entry) -> None:
+        """Fold one stored entry into a replayed table, as it was folded when it was
+        written (a rewind rebuilds from what still stands). :class:`RecordError` if it
+        does not replay."""
+        with self._lock:
+            self._take(entry)
 
     def _new_game(self) -> Game:
         position = position_from_json(self._setup["state"], self._book)
