@@ -40,6 +40,7 @@ from table_assistant.run_command import reply_line
 from table_assistant.serve_command import announce, listen, no_lookup
 
 if TYPE_CHECKING:
+    from table_assistant.camera_view import CameraView
     from table_assistant.recognize_command import Candidates
     from vision.demo_video import DemoVideo
 
@@ -48,6 +49,7 @@ def demo(*, host: str, port: int, era: str, out: TextIO, err: TextIO | None = No
          speed: float = 1.0) -> int:
     """0 at the end (``--once``) or on Ctrl-C; 2 when the demo's folder, the port or
     the video cannot be used. ``speed``: the video's pace (0: as fast as vision reads)."""
+    from table_assistant.camera_view import CameraView
     from table_assistant.mirror_command import settled_pictures
 
     err = err or sys.stderr
@@ -72,6 +74,7 @@ def demo(*, host: str, port: int, era: str, out: TextIO, err: TextIO | None = No
     candidates, video = prepared
     rules = edition(era)
     layout = TableLayout()
+    view = CameraView(layout)
     started = threading.Event()
 
     def start(state: dict[str, Any]) -> LiveTable:
@@ -98,7 +101,8 @@ def demo(*, host: str, port: int, era: str, out: TextIO, err: TextIO | None = No
             director.answer(replies)
 
         outcome["code"] = settled_pictures(str(video.path), candidates, layout, director.tick, shown,
-                                           give_up=None, err=err, command="demo")
+                                           give_up=None, err=err, command="demo",
+                                           watch=lambda frame, tracked: view.show(frame.image, tracked))
         director.finish()
         print("demo: the video has ended" + ("" if once else "; serving until Ctrl-C"), file=out, flush=True)
         started.set()
@@ -113,7 +117,7 @@ def demo(*, host: str, port: int, era: str, out: TextIO, err: TextIO | None = No
             worker.join()
             print("demo: the video never held still long enough to start a game", file=err)
             return 2
-        return _serve(link.table, listening, server, worker, once, outcome, out, err, host, port)
+        return _serve(link.table, listening, server, worker, once, outcome, out, err, host, port, view)
     except KeyboardInterrupt:
         return 0
     finally:
@@ -141,7 +145,7 @@ def _prepare(folder: Path, out: TextIO, err: TextIO) -> tuple[Candidates, DemoVi
 
 
 def _serve(table: LiveTable, listening: Any, server: dict[str, Any], worker: threading.Thread, once: bool,
-           outcome: dict[str, int], out: TextIO, err: TextIO, host: str, port: int) -> int:
+           outcome: dict[str, int], out: TextIO, err: TextIO, host: str, port: int, view: CameraView) -> int:
     """The coin device and the dashboard, until Ctrl-C (``once``: until the video ends)."""
     import uvicorn
 
@@ -153,7 +157,8 @@ def _serve(table: LiveTable, listening: Any, server: dict[str, Any], worker: thr
     token = secrets.token_urlsafe(12)
     print(f"game {table.game_id} ({table.edition.era}): the demo game, in {table.record.path}", file=out)
     announce(host, port, token, out)
-    config = uvicorn.Config(create_app(table, token=token), log_level="warning", timeout_graceful_shutdown=2)
+    config = uvicorn.Config(create_app(table, token=token, camera=view.jpeg, layout=view.layout),
+                            log_level="warning", timeout_graceful_shutdown=2)
     server["uvicorn"] = uvicorn.Server(config)
     if once and not worker.is_alive():
         server["uvicorn"].should_exit = True

@@ -65,11 +65,13 @@ def mirror(source: str, deck_files: Sequence[str], rules: Edition, as_json: bool
 
 def settled_pictures(source: str, candidates: Candidates, layout: TableLayout, started: Callable[[], bool],
                      shown: Callable[[Frame, list[SeenCard]], None], *, give_up: float | None, err: TextIO,
-                     command: str) -> int:
+                     command: str, watch: Callable[[Frame, list], None] | None = None) -> int:
     """Read ``source`` to its end through vision (find, read, track), and call
     ``shown(frame, cards)`` with each settled picture of the table (see :class:`_Steady`;
     ``started`` says whether the mirror has its starting position yet). 0 at the end;
-    2, said on ``err``, for a source that cannot be read or a live one that gives up."""
+    2, said on ``err``, for a source that cannot be read or a live one that gives up.
+    ``watch(frame, tracked)``, if given, sees every frame with vision's tracked cards
+    (the camera view draws them)."""
     from vision.recognize import Recognizer
     from vision.sources import GIVE_UP, SourceTimeout, open_source
     from vision.tracker import Tracker
@@ -90,6 +92,8 @@ def settled_pictures(source: str, candidates: Candidates, layout: TableLayout, s
             height, width = frame.image.shape[:2]
             hint = candidates.hint(card.name for card in tracked)
             tracked = tracker.update(frame.image, hint)
+            if watch is not None:
+                watch(frame, tracked)
             snapshot = [_seen(card, width, height) for card in tracked if card.visible]
             if steady.ready(snapshot, started=started(), frame=frame.index):
                 shown(frame, snapshot)

@@ -37,6 +37,7 @@ from table_assistant.serve_command import announce, listen, no_lookup, serve_app
 
 if TYPE_CHECKING:
     from hardware.driver import Attachment
+    from table_assistant.camera_view import CameraView
 
 #: Seconds the coin device has to flip before the question is left to the console.
 COIN_PATIENCE_S = 5.0
@@ -46,6 +47,7 @@ def run(source: str, deck_files: Sequence[str], rules: Edition, *, serial: str, 
         db: str | None, token: str | None, once: bool, give_up: float | None, out: TextIO, err: TextIO) -> int:
     """0 at the end (``--once``) or on Ctrl-C; 2 for a source, deck list or record that
     cannot be used."""
+    from table_assistant.camera_view import CameraView
     from table_assistant.mirror_command import settled_pictures
     from table_assistant.recognize_command import candidate_names
 
@@ -58,6 +60,7 @@ def run(source: str, deck_files: Sequence[str], rules: Edition, *, serial: str, 
         print(f"run: {error}", file=err)
         return 2
     layout = TableLayout()
+    view = CameraView(layout)
     started = threading.Event()
 
     def start(state: dict[str, Any]) -> LiveTable:
@@ -75,7 +78,8 @@ def run(source: str, deck_files: Sequence[str], rules: Edition, *, serial: str, 
                 out.flush()
 
         outcome["code"] = settled_pictures(source, candidates, layout, lambda: link.table is not None, shown,
-                                           give_up=give_up, err=err, command="run")
+                                           give_up=give_up, err=err, command="run",
+                                           watch=lambda frame, tracked: view.show(frame.image, tracked))
         started.set()  # a source that ends before the table starts ends the command
 
     worker = threading.Thread(target=watch, name="vision", daemon=True)
@@ -94,7 +98,7 @@ def run(source: str, deck_files: Sequence[str], rules: Edition, *, serial: str, 
                 _announce(link.table, out)
                 worker.join()
                 return outcome.get("code", 0)
-            return _serve(link.table, host, port, token, out, err)
+            return _serve(link.table, host, port, token, out, err, view)
         finally:
             if device is not None:
                 device.stop()
@@ -117,7 +121,8 @@ def _device(table: LiveTable, serial: str, err: TextIO) -> Attachment | None:
     return device
 
 
-def _serve(table: LiveTable, host: str, port: int, token: str | None, out: TextIO, err: TextIO) -> int:
+def _serve(table: LiveTable, host: str, port: int, token: str | None, out: TextIO, err: TextIO,
+           view: CameraView) -> int:
     from web.app import create_app
 
     try:
@@ -128,7 +133,7 @@ def _serve(table: LiveTable, host: str, port: int, token: str | None, out: TextI
     token = token or secrets.token_urlsafe(12)
     _announce(table, out)
     announce(host, port, token, out)
-    serve_app(create_app(table, token=token), listening)
+    serve_app(create_app(table, token=token, camera=view.jpeg, layout=view.layout), listening)
     return 0
 
 

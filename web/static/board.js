@@ -121,7 +121,7 @@ const TA = (() => {
     let left = clockState.remaining - (clockState.running ? (performance.now() - clockSet) / 1000 : 0);
     left = Math.max(0, left);
     const m = Math.floor(left / 60), s = Math.floor(left % 60);
-    node.textContent = clockState.called ? "Time" : `${m}:${String(s).padStart(2, "0")}` + (clockState.running ? "" : " ⏸");
+    node.textContent = clockState.called ? "Time" : `${m}:${String(s).padStart(2, "0")}` + (clockState.running ? "" : " paused");
     node.classList.toggle("low", left < 300);
   }
 

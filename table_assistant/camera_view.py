@@ -1,0 +1,148 @@
+"""The camera view: the latest frame with what vision made of it drawn on it.
+
+Each tracked card gets its outline (green once its name has settled, amber while vision
+is still unsure), its name and its reading confidence; the mat's zones as the mirror
+uses them (:class:`~assistant.table_layout.TableLayout`) are drawn across the frame: the
+centre line between the two halves, the edges of each player's Active row (beyond lies
+the Bench), and a label naming each band.
+
+The vision thread only hands over each frame (:meth:`CameraView.show`, a reference and
+no drawing); the picture is drawn and JPEG-encoded when someone asks for it
+(:meth:`CameraView.jpeg`), once per frame and layout however many people watch.
+"""
+
+from __future__ import annotations
+
+import threading
+import unicodedata
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from assistant.table_layout import TableLayout
+
+#: Frames wider than this are scaled down before drawing: plenty for a phone or a TV.
+MAX_WIDTH = 1280
+JPEG_QUALITY = 80
+
+SETTLED = (80, 220, 80)  # BGR: green
+UNSURE = (0, 170, 255)  # amber
+CENTRE_LINE = (255, 255, 0)  # cyan
+ROW_EDGE = (255, 160, 60)  # light blue
+INK = (255, 255, 255)
+
+
+class Outlined(Protocol):
+    """What the view needs of a tracked card (vision's ``TrackedCard``): its corners in
+    frame pixels, its name (None: not read), how sure the reading is (0..1), whether
+    the name has settled."""
+
+    quad: Any
+    name: str | None
+    confidence: float
+    settled: bool
+
+
+def plain(text: str) -> str:
+    """``text`` in the ASCII OpenCV's fonts can draw: "Flabébé" → "Flabebe"."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
+def _label(image: np.ndarray, text: str, at: tuple[int, int], colour: tuple[int, int, int], scale: float) -> None:
+    """``text`` on a dark box whose bottom-left corner is ``at``, kept inside the image."""
+    thickness = max(1, round(scale * 2))
+    (width, height), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
+    x = int(min(max(at[0], 0), max(0, image.shape[1] - width - 4)))
+    y = int(min(max(at[1], height + base + 4), image.shape[0] - 1))
+    cv2.rectangle(image, (x, y - height - base - 4), (x + width + 4, y), (0, 0, 0), cv2.FILLED)
+    cv2.putText(image, text, (x + 2, y - base - 2), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)
+
+
+def draw_zones(image: np.ndarray, layout: TableLayout) -> None:
+    """The layout's bands across ``image`` (in place): the centre line, each Active
+    row's far edge, and the name of each band at its left."""
+    height, width = image.shape[:2]
+    scale = max(0.45, width / 2400)
+    centre = layout.centre * height
+    depth = layout.active_depth * height
+    cv2.line(image, (0, round(centre)), (width, round(centre)), CENTRE_LINE, max(2, round(scale * 3)), cv2.LINE_AA)
+    for edge in (centre - depth, centre + depth):
+        if 0 < edge < height:
+            cv2.line(image, (0, round(edge)), (width, round(edge)), ROW_EDGE, max(1, round(scale * 2)), cv2.LINE_AA)
+    bottom, top = ("A", "B") if layout.a_at_bottom else ("B", "A")
+    bands = [(top, "Bench", centre - depth), (top, "Active", centre),
+             (bottom, "Active", min(centre + depth, height)), (bottom, "Bench", height)]
+    for player, row, lower_edge in bands:
+        if lower_edge > 0:
+            _label(image, f"{player} {row}", (6, round(lower_edge) - 6), CENTRE_LINE, scale)
+
+
+def draw_cards(image: np.ndarray, cards: Sequence[Outlined], factor: float = 1.0) -> None:
+    """Each card's outline, name and confidence on ``image`` (in place); ``factor``
+    scales the cards' frame coordinates to the image's."""
+    scale = max(0.45, image.shape[1] / 2400)
+    for card in cards:
+        corners = np.asarray(card.quad, dtype=np.float64).reshape(-1, 2) * factor
+        colour = SETTLED if card.settled else UNSURE
+        cv2.polylines(image, [np.round(corners).astype(np.int32)], True, colour, max(2, round(scale * 4)),
+                      cv2.LINE_AA)
+        name = plain(card.name) if card.name else "?"
+        # Inside the card's top edge: above it, the label would cover the card behind.
+        x, y = corners[:, 0].min(), corners[:, 1].min()
+        _label(image, f"{name} {card.confidence:.0%}", (round(x) + 3, round(y + 30 * scale)), colour, scale)
+
+
+def annotate(image: np.ndarray, cards: Sequence[Outlined], layout: TableLayout) -> np.ndarray:
+    """A copy of ``image`` (scaled to at most :data:`MAX_WIDTH` wide) with the zones
+    and every card drawn on it."""
+    factor = min(1.0, MAX_WIDTH / image.shape[1])
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    picture = image.copy() if factor == 1.0 else cv2.resize(image, None, fx=factor, fy=factor,
+                                                             interpolation=cv2.INTER_AREA)
+    draw_zones(picture, layout)
+    draw_cards(picture, cards, factor)
+    return picture
+
+
+class CameraView:
+    """The latest frame and its tracked cards, shared by the vision thread (which
+    :meth:`show` s each frame) and the web server (which asks for :meth:`jpeg`)."""
+
+    def __init__(self, layout: TableLayout) -> None:
+        self.layout = layout
+        self._lock = threading.Lock()
+        self._latest: tuple[int, np.ndarray, list[Outlined]] | None = None
+        self._shown = 0
+        self._encoded: tuple[tuple[Any, ...], bytes] | None = None
+
+    def show(self, image: np.ndarray, cards: Sequence[Outlined]) -> None:
+        """The vision thread's newest frame (kept by reference: the source gives a new
+        array each frame) and the cards it tracked in it; a card out of sight (under a
+        hand) is not drawn where it was last seen."""
+        seen = [card for card in cards if getattr(card, "visible", True)]
+        with self._lock:
+            self._shown += 1
+            self._latest = (self._shown, image, seen)
+
+    def jpeg(self) -> bytes | None:
+        """The newest frame annotated, as JPEG; None before the first frame."""
+        with self._lock:
+            latest = self._latest
+            encoded = self._encoded
+        if latest is None:
+            return None
+        number, image, cards = latest
+        key = (number, *self.layout.fractions().values())
+        if encoded is not None and encoded[0] == key:
+            return encoded[1]
+        ok, data = cv2.imencode(".jpg", annotate(image, cards, self.layout), [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        if not ok:
+            return None
+        with self._lock:
+            self._encoded = (key, data.tobytes())
+        return data.tobytes()
+
+    __call__ = jpeg
