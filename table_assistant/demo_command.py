@@ -157,8 +157,8 @@ def _serve(table: LiveTable, listening: Any, server: dict[str, Any], worker: thr
     token = secrets.token_urlsafe(12)
     print(f"game {table.game_id} ({table.edition.era}): the demo game, in {table.record.path}", file=out)
     announce(host, port, token, out)
-    config = uvicorn.Config(create_app(table, token=token, camera=view.jpeg, layout=view.layout),
-                            log_level="warning", timeout_graceful_shutdown=2)
+    app = create_app(table, token=token, camera=view.jpeg, cards=view.card_jpeg, layout=view.layout)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
     server["uvicorn"] = uvicorn.Server(config)
     if once and not worker.is_alive():
         server["uvicorn"].should_exit = True

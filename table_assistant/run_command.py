@@ -133,7 +133,7 @@ def _serve(table: LiveTable, host: str, port: int, token: str | None, out: TextI
     token = token or secrets.token_urlsafe(12)
     _announce(table, out)
     announce(host, port, token, out)
-    serve_app(create_app(table, token=token, camera=view.jpeg, layout=view.layout), listening)
+    serve_app(create_app(table, token=token, camera=view.jpeg, cards=view.card_jpeg, layout=view.layout), listening)
     return 0
 
 

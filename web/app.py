@@ -42,7 +42,7 @@ from assistant.live.record import RecordError
 from assistant.live.table import CommandError, LiveTable, Reply
 from assistant.table_layout import TableLayout
 from web.broadcast import Broadcast
-from web.camera import Frames, camera_router
+from web.camera import CardPictures, Frames, camera_router
 from web.console import attack_form, checkup
 from web.records import records_router
 
@@ -103,15 +103,16 @@ def _given_token(request: Request, authorization: str | None, token: str | None)
 def create_app(table: LiveTable, *, token: str | None = None, match: Match | None = None,
                lookup: Callable[[str], Card | None] | None = None, public_url: str | None = None,
                title: str = "Table Assistant", camera: Frames | None = None,
-               layout: TableLayout | None = None) -> FastAPI:
+               layout: TableLayout | None = None, cards: CardPictures | None = None) -> FastAPI:
     """The app over ``table`` (and the ``match`` it belongs to, for the round clock and
     the score). ``token`` unlocks the console (one is made when none is given: read it
     from ``app.state.token``); ``lookup`` finds the cards the game names by id, as the
     table's own lookup does (the card database when None). ``public_url`` is the address
     phones reach the server at (``http://192.168.1.20:8000/``), for the pairing QR code;
     by default, the address the judge's screen used. ``camera`` gives the camera's
-    latest annotated frame (JPEG) and ``layout`` the mat's zones the judge may
-    calibrate (:mod:`web.camera`); a table kept by hand has neither."""
+    latest annotated frame (JPEG), ``cards`` a card's picture in it, and ``layout`` the
+    mat's zones the judge may calibrate (:mod:`web.camera`); a table kept by hand has
+    none of them."""
     token = token or secrets.token_urlsafe(16)
     _era, setup, _match = table.record.game(table.game_id)
     book = CardBook(setup.get("cards") or {}, lookup)
@@ -326,7 +327,7 @@ def create_app(table: LiveTable, *, token: str | None = None, match: Match | Non
     # -- the records -----------------------------------------------------------------
 
     app.include_router(records_router(table.record, lookup, judge, STATIC / "replay.html"))
-    app.include_router(camera_router(camera, layout, console, judges_page, STATIC))
+    app.include_router(camera_router(camera, layout, console, judges_page, STATIC, cards))
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

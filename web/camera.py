@@ -29,10 +29,13 @@ from fastapi import APIRouter, Depends, HTTPException, Query
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from assistant.quoting import quote
 from assistant.table_layout import LayoutError, TableLayout
 
 #: The latest annotated frame as JPEG, or None before the first.
 Frames = Callable[[], bytes | None]
+#: The latest frame's picture of the card read as a name, as JPEG; None if none reads so.
+CardPictures = Callable[[str], bytes | None]
 
 
 class LayoutChange(BaseModel):
@@ -47,10 +50,11 @@ class LayoutChange(BaseModel):
 
 
 def camera_router(frames: Frames | None, layout: TableLayout | None, console: Callable[..., None],
-                  page: Callable[[str | None, Path], Any], static: Path) -> APIRouter:
+                  page: Callable[[str | None, Path], Any], static: Path,
+                  cards: CardPictures | None = None) -> APIRouter:
     """The camera's routes. ``console`` is the token check of the console's API;
     ``page(token, path)`` serves a page to the token's holder (the locked page to
-    anyone else)."""
+    anyone else); ``cards`` cuts a card's picture out of the latest frame."""
     router = APIRouter()
     guarded = [Depends(console)]
 
@@ -69,6 +73,19 @@ def camera_router(frames: Frames | None, layout: TableLayout | None, console: Ca
         if data is None:
             raise HTTPException(503, "the camera has sent no frame yet: check that it is connected",
                                 headers={"Retry-After": "1"})
+        return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @router.get("/api/console/camera/card.jpg", tags=["camera"], dependencies=guarded, response_class=Response,
+                responses={200: {"content": {"image/jpeg": {}}}, 404: {}})
+    def card_picture(name: str = Query(min_length=1, max_length=200, description="the card's name as read"),
+                     ) -> Response:
+        """The camera's picture of the card read as ``name`` in its latest frame (JPEG):
+        what a judge looks at before confirming what the camera asks."""
+        if cards is None:
+            raise HTTPException(404, "this table has no camera: it is kept by hand (table-assistant serve)")
+        data = cards(name)
+        if data is None:
+            raise HTTPException(404, f"no card in the camera's latest frame reads as {quote(name)}")
         return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     def zones() -> TableLayout:

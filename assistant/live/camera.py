@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from assistant.engine.actions import parse_target
 from assistant.engine.positions import CardBook, position_to_json
 from assistant.live.feed import Subscription, Update
 from assistant.live.table import LiveTable, Reply
@@ -70,10 +71,12 @@ class CameraLink:
         if verdict == "pending" and choices and choices != ["coin"]:
             options: dict[str, dict[str, Any] | None] = {choice: _reading(raw, choice) for choice in choices}
             options[NOT_SO] = None
-            reply = self.table.ask(f"The camera saw {_describe(raw)}. What happened?", options)
+            reply = self.table.ask(f"The camera saw {_describe(raw)}. What happened?", options,
+                                   shows=self._cards_in(raw))
             self._asked[reply.seq] = inference.number
         elif verdict == "pending" and not choices:
-            reply = self.table.ask(f"The camera saw {_describe(raw)}. Did it happen?", {"yes": raw, NOT_SO: None})
+            reply = self.table.ask(f"The camera saw {_describe(raw)}. Did it happen?", {"yes": raw, NOT_SO: None},
+                                   shows=self._cards_in(raw))
             self._asked[reply.seq] = inference.number
         else:
             if verdict == "pending":  # a coin: the table asks for it, the mirror follows the table
@@ -81,6 +84,28 @@ class CameraLink:
             reply = self.table.propose(raw, source="camera")
         self._mine.update(entry.seq for entry in reply.entries)
         return reply
+
+    def _cards_in(self, raw: dict[str, Any]) -> tuple[str, ...]:
+        """The names of the cards an action is about, as vision reads them: the card
+        played, and the Pokémon at its target (a turned Active, the two of a swap)."""
+        assert self.table is not None
+        names = [raw["card"]] if isinstance(raw.get("card"), str) else []
+        position = self.table.position_copy()
+        for key in ("target", "to"):
+            where = raw.get(key)
+            if isinstance(where, str):
+                try:
+                    player, index = parse_target(where, raw.get("player") or position.current)
+                except ValueError:
+                    continue
+                slot = position.slot(player, index)
+                if slot is not None:
+                    names.append(slot.card.name)
+        if raw.get("type") in ("retreat", "switch"):
+            active = position.players[raw.get("player") or position.current].active
+            if active is not None:
+                names.insert(0, active.card.name)
+        return tuple(dict.fromkeys(names))
 
     def _catch_up(self) -> None:
         """Read what happened at the table since the last picture: answers to the

@@ -64,12 +64,15 @@ class CoinQuestion:
 
 @dataclass(frozen=True, slots=True)
 class ChoiceQuestion:
-    """One of ``options`` (label → the SPEC §3 action it stands for, or None)."""
+    """One of ``options`` (label → the SPEC §3 action it stands for, or None);
+    ``shows`` names the cards the question is about, so that a console can show the
+    camera's picture of each."""
 
     id: int
     text: str
     options: dict[str, dict[str, Any] | None] = field(default_factory=dict)
     asked_by: str = "camera"
+    shows: tuple[str, ...] = ()
     kind = "choice"
 
     @property
@@ -84,7 +87,7 @@ class ChoiceQuestion:
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "text": self.text, "answers": list(self.options),
-                "options": self.options, "asked_by": self.asked_by}
+                "options": self.options, "asked_by": self.asked_by, "shows": list(self.shows)}
 
 
 Question = CoinQuestion | ChoiceQuestion
@@ -95,7 +98,8 @@ def question_from_entry(seq: int, body: dict[str, Any]) -> Question:
     if body["kind"] == "coin":
         return CoinQuestion(seq, body["purpose"], body["action"], body["proposed_by"],
                             tuple(body.get("flips") or ()))
-    return ChoiceQuestion(seq, body["text"], dict(body["options"]), body.get("asked_by", "camera"))
+    return ChoiceQuestion(seq, body["text"], dict(body["options"]), body.get("asked_by", "camera"),
+                          tuple(body.get("shows") or ()))
 
 
 def question_body(question: Question) -> dict[str, Any]:

@@ -250,13 +250,15 @@ class LiveTable:
                 raise CommandError(f"question {question_id} is not an open coin question")
             return self.answer(question_id, self.software_coin.flip(question.purpose), "software")
 
-    def ask(self, text: str, options: dict[str, dict[str, Any] | None], asked_by: str = "camera") -> Reply:
-        """Put a choice to a person: the camera's ambiguous picture, an attack's choices."""
+    def ask(self, text: str, options: dict[str, dict[str, Any] | None], asked_by: str = "camera",
+            shows: tuple[str, ...] = ()) -> Reply:
+        """Put a choice to a person: the camera's ambiguous picture (``shows``: the names
+        of the cards it is about), an attack's choices."""
         if len(options) < 2:
             raise CommandError("a choice needs at least two options")
         with self._lock:
             reply = Reply(self.seq)
-            question = ChoiceQuestion(0, text, dict(options), asked_by)
+            question = ChoiceQuestion(0, text, dict(options), asked_by, tuple(shows))
             entry = self._write(reply, "question", question_body(question))
             reply.questions.append(self.questions[entry.seq])
             return reply

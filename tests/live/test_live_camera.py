@@ -56,6 +56,7 @@ def test_a_sideways_active_is_a_question_and_the_answer_is_played_and_followed(l
     (reply,) = link.see(sideways)
     (question,) = reply.questions
     assert question.to_json()["answers"] == ["Asleep", "Paralyzed", NOT_SO]
+    assert question.to_json()["shows"] == ["Ralts"]  # the card whose picture the judge is shown
     assert table.position.players["A"].active.conditions == set()  # nothing until a person says
     table.answer(question.id, "Paralyzed")  # the judge, at the console
     assert table.position.players["A"].active.conditions == {"Paralyzed"}

@@ -18,6 +18,9 @@ from assistant.editions import edition
 from assistant.live.match import Match
 from assistant.live.record import Record
 from assistant.live.table import LiveTable
+from assistant.table_layout import TableLayout
+from table_assistant.camera_view import CameraView
+from vision.tracker import TrackedCard
 from web.app import create_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -270,3 +273,24 @@ def test_the_console_walks_through_checkup_and_confirms_a_camera_question(
     question.locator("button[data-answer=Paralyzed]").click()
     playwright_api.expect(phone.get_by_test_id("side-B").get_by_test_id("active")).to_contain_text("Paralyzed")
     playwright_api.expect(question).to_have_count(0)
+
+
+def test_a_camera_question_shows_the_judge_the_camera_s_picture_of_the_card(
+        table: LiveTable, phone: Any, tmp_path: Path) -> None:
+    view = CameraView(TableLayout())
+    frame = np.full((600, 800, 3), 60, np.uint8)
+    frame[150:280, 350:450] = (180, 120, 40)  # B's Active, a blue card face above the centre line
+    view.show(frame, [TrackedCard(20, np.array([[350, 150], [450, 150], [450, 280], [350, 280]], np.float32),
+                                  180, "Wiglett", None, 0.93, True, True)])
+    app = create_app(table, token=TOKEN, lookup=no_database, camera=view.jpeg, cards=view.card_jpeg,
+                   layout=view.layout)
+    for url in serve(app):
+        seen = {"type": "condition", "player": "B", "target": "B.active"}
+        table.ask("The camera saw B: condition (target B.active). What happened?",
+                  {"Asleep": {**seen, "add": "Asleep"}, "it did not happen": None}, shows=("Wiglett",))
+        phone.goto(url + f"/console?token={TOKEN}")
+        picture = phone.get_by_test_id("question").get_by_test_id("seen-card")
+        playwright_api.expect(picture).to_have_count(1)
+        phone.wait_for_function("document.querySelector('[data-testid=seen-card]').naturalWidth > 0")
+        assert picture.evaluate("node => node.naturalHeight") > 100
+        phone.get_by_test_id("question").screenshot(path=str(tmp_path / "console-camera-card.png"))

@@ -44,7 +44,7 @@ def view() -> CameraView:
 
 @pytest.fixture
 def camera(table: LiveTable, view: CameraView) -> Iterator[Served]:
-    app = create_app(table, token=TOKEN, camera=view.jpeg, layout=view.layout)
+    app = create_app(table, token=TOKEN, camera=view.jpeg, cards=view.card_jpeg, layout=view.layout)
     for url in serve(app):
         yield Served(url, table, app)
 
@@ -174,3 +174,19 @@ def test_the_camera_page_on_a_phone(camera: Served, view: CameraView, tmp_path: 
             page.screenshot(path=str(tmp_path / "camera.png"), full_page=True)
         finally:
             browser.close()
+
+
+def test_the_judge_sees_the_camera_s_picture_of_a_card_it_asks_about(camera: Served, view: CameraView) -> None:
+    frame = np.full((HEIGHT, WIDTH, 3), 60, np.uint8)
+    frame[460:590, 100:200] = (200, 40, 200)  # the card's face, a purple block on the grey mat
+    view.show(frame, [tracked(BENCHED, "Flabébé", 0.87, True)])
+    with httpx.Client(base_url=camera.url, headers=AUTH) as client:
+        answer = client.get("/api/console/camera/card.jpg", params={"name": "Flabebe"})
+        assert answer.status_code == 200 and answer.headers["content-type"] == "image/jpeg"
+        seen = cv2.imdecode(np.frombuffer(answer.content, np.uint8), cv2.IMREAD_COLOR)
+        assert 130 <= seen.shape[0] <= 160 and 100 <= seen.shape[1] <= 130  # the card and a margin
+        middle = seen[seen.shape[0] // 2, seen.shape[1] // 2].astype(int)
+        assert abs(middle - (200, 40, 200)).max() < 40  # the card itself, not the mat
+        missing = client.get("/api/console/camera/card.jpg", params={"name": "Pikachu"})
+        assert missing.status_code == 404 and "Pikachu" in missing.json()["error"]
+    assert httpx.get(f"{camera.url}/api/console/camera/card.jpg", params={"name": "Flabebe"}).status_code == 401

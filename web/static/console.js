@@ -61,6 +61,17 @@
       if (question.kind === "choice") {
         // the camera's (or the table's) readings: each option says what it would record
         card.append(TA.el("p", "asked-by", `asked by the ${question.asked_by}`));
+        for (const name of question.shows || []) {
+          // what the camera saw of each card the question is about (none: no such card in sight)
+          const picture = document.createElement("img");
+          picture.className = "seen-card";
+          picture.dataset.testid = "seen-card";
+          picture.alt = `the camera's picture of ${name}`;
+          picture.src = "/api/console/camera/card.jpg?name=" + encodeURIComponent(name)
+            + "&token=" + encodeURIComponent(token);
+          picture.onerror = () => picture.remove();
+          card.append(picture);
+        }
         for (const answer of question.answers) {
           const row = TA.el("div", "option");
           row.dataset.testid = "option";
