@@ -162,6 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_record(games)
     games.add_argument("--json", action="store_true", help="one JSON object with every game and match")
 
+    markers = commands.add_parser("markers", help="write the playmat's four corner markers, to print")
+    markers.add_argument("out", metavar="OUT", help="the file to write: a .png or a .pdf")
+
     recognize = commands.add_parser("recognize", help="find and name every card in images")
     recognize.add_argument("images", nargs="+", metavar="IMAGE",
                            help="image files (JPEG, PNG, ...), or folders of them")
@@ -257,6 +260,12 @@ def _deck_files(args: argparse.Namespace) -> list[str]:
     return [f for f in (args.deck_a, args.deck_b) if f]
 
 
+def _markers(args: argparse.Namespace) -> int:
+    from table_assistant.markers_command import write_markers
+
+    return write_markers(args.out, out=sys.stdout, err=sys.stderr)
+
+
 def _mirror(args: argparse.Namespace) -> int:
     from table_assistant.mirror_command import mirror
 
@@ -295,6 +304,7 @@ HANDLERS = {
     "demo": _demo,
     "run": _run,
     "mirror": _mirror,
+    "markers": _markers,
     "serve": _serve,
     "games": _games,
     "recognize": _recognize,

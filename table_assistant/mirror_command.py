@@ -31,6 +31,7 @@ from assistant.quoting import quote
 
 if TYPE_CHECKING:  # vision is imported when a command runs, not when the command line starts
     from table_assistant.recognize_command import Candidates
+    from vision.markers import MatFix
     from vision.sources import Frame
 
 #: Frames the table must hold still before the mirror looks at it.
@@ -71,13 +72,17 @@ def settled_pictures(source: str, candidates: Candidates, layout: TableLayout, s
     ``started`` says whether the mirror has its starting position yet). 0 at the end;
     2, said on ``err``, for a source that cannot be read or a live one that gives up.
     ``watch(frame, tracked)``, if given, sees every frame with vision's tracked cards
-    (the camera view draws them)."""
+    (the camera view draws them). When the mat's corner markers are in view
+    (:mod:`vision.markers`), cards are placed on the mat rather than in the image, so a
+    nudged camera moves no card between zones."""
+    from vision.markers import MatFollower
     from vision.recognize import Recognizer
     from vision.sources import GIVE_UP, SourceTimeout, open_source
     from vision.tracker import Tracker
 
     tracker = Tracker(Recognizer(candidates.matcher()))
     steady = _Steady(layout)
+    mat = MatFollower()
     patience = GIVE_UP if give_up is None else give_up
 
     def waiting() -> None:
@@ -94,7 +99,8 @@ def settled_pictures(source: str, candidates: Candidates, layout: TableLayout, s
             tracked = tracker.update(frame.image, hint)
             if watch is not None:
                 watch(frame, tracked)
-            snapshot = [_seen(card, width, height) for card in tracked if card.visible]
+            fix = mat.update(frame.image)
+            snapshot = [_seen(card, width, height, fix) for card in tracked if card.visible]
             if steady.ready(snapshot, started=started(), frame=frame.index):
                 shown(frame, snapshot)
     except SourceTimeout as timeout:
@@ -121,12 +127,13 @@ def _line(record: dict, as_json: bool) -> str:
             f"{details}: {record['verdict']}\n")
 
 
-def _seen(card, width: int, height: int) -> SeenCard:  # noqa: ANN001 - vision's TrackedCard
-    """A tracked card as the mirror sees it: a name only once vision has settled it."""
-    x, y = card.quad.mean(axis=0)
+def _seen(card, width: int, height: int, fix: MatFix | None = None) -> SeenCard:  # noqa: ANN001 - vision's TrackedCard
+    """A tracked card as the mirror sees it: a name only once vision has settled it;
+    where it lies as fractions of the mat when the mat is fixed, else of the image."""
+    x, y = (float(v) for v in card.quad.mean(axis=0))
+    x, y = fix.to_mat(x, y) if fix is not None else (x / width, y / height)
     name = card.name if card.settled else None
-    return SeenCard(card.track_id, name, card.card_id if name else None,
-                    float(x) / width, float(y) / height, int(card.rotation))
+    return SeenCard(card.track_id, name, card.card_id if name else None, x, y, int(card.rotation))
 
 
 class _Steady:

@@ -39,6 +39,9 @@ OPENING_FRAMES = 40
 HAND_BEFORE, HAND_AFTER, HOLD = 3, 2, 10
 #: Frames a console step takes (a player says what they attack with).
 SAY_FRAMES = 10
+#: The calibration markers' size and their outer corners' distance from the image's
+#: edges (pixels): clear of the cards, and far enough in to be found after a nudge.
+MARKER_SIZE, MARKER_MARGIN = 40, 36
 MAT_COLOUR = (62, 104, 58)  # BGR: a green cloth mat
 SKIN = (120, 160, 205)
 
@@ -55,13 +58,17 @@ class DemoVideo:
 
 
 def demo_video(folder: Path, hit_points: Mapping[str, int] | None = None,
-               script: Sequence[Step] = SCRIPT, opening: Table = OPENING, shake: int | None = None) -> DemoVideo:
+               script: Sequence[Step] = SCRIPT, opening: Table = OPENING, shake: int | None = None,
+               markers: bool = False, nudge_at: int | None = None) -> DemoVideo:
     """The demo video under ``folder``, rendered on first use (``hit_points``: the HP
     printed on each Pokémon's proxy, so vision can tell a card from its ex). ``shake``:
-    filmed badly, as :func:`shaken` says, with this seed."""
+    filmed badly, as :func:`shaken` says, with this seed. ``markers``: the mat has the
+    four calibration markers (:mod:`vision.markers`) at its corners; ``nudge_at``: the
+    camera is knocked at this frame, as :func:`nudged` says."""
     hit_points = dict(hit_points or {})
+    calibration = (markers, nudge_at) if markers or nudge_at is not None else ()  # old videos keep their names
     digest = hashlib.sha256(repr((RENDER_VERSION, SIZE, opening, tuple(script), sorted(hit_points.items()),
-                                  shake)).encode()).hexdigest()[:12]
+                                  shake, *calibration)).encode()).hexdigest()[:12]
     path = folder / f"demo-{digest}.mp4"
     index = path.with_suffix(".json")
     if path.exists() and index.exists():
@@ -73,8 +80,9 @@ def demo_video(folder: Path, hit_points: Mapping[str, int] | None = None,
     if not writer.isOpened():
         raise OSError(f"cannot write a video at {partial}")
     try:
-        write = writer.write if shake is None else shaken(writer.write, shake)
-        schedule, frames = render(write, script, opening, hit_points)
+        write = writer.write if nudge_at is None else nudged(writer.write, nudge_at)
+        write = write if shake is None else shaken(write, shake)
+        schedule, frames = render(write, script, opening, hit_points, markers=markers)
     finally:
         writer.release()
     partial.replace(path)
@@ -83,10 +91,10 @@ def demo_video(folder: Path, hit_points: Mapping[str, int] | None = None,
 
 
 def render(write: Callable[[np.ndarray], bool | None], script: Sequence[Step], opening: Table,
-           hit_points: Mapping[str, int]) -> tuple[list[int], int]:
+           hit_points: Mapping[str, int], markers: bool = False) -> tuple[list[int], int]:
     """Draw the game, handing each frame to ``write``; the frame each step begins at,
     and the number of frames."""
-    painter = _Painter(hit_points)
+    painter = _Painter(hit_points, markers)
     table = opening
     picture = painter.table(table)
     frame = 0
@@ -135,6 +143,33 @@ def shaken(write: Callable[[np.ndarray], None], seed: int, drop: float = 0.08, f
     return write_shaken
 
 
+def camera_knock(turn: float = 1.5, scale: float = 0.96, shift: tuple[int, int] = (12, 8)) -> np.ndarray:
+    """How a knocked camera moves the picture (2×3, pixels → pixels): turned by
+    ``turn`` degrees and scaled by ``scale`` about the centre, then shifted by
+    ``shift`` pixels. The default keeps the markers in view and the cards readable."""
+    move = cv2.getRotationMatrix2D((SIZE[0] / 2, SIZE[1] / 2), turn, scale)
+    move[:, 2] += shift
+    return move
+
+
+def nudged(write: Callable[[np.ndarray], bool | None], at: int, move: np.ndarray | None = None
+           ) -> Callable[[np.ndarray], bool | None]:
+    """``write``, filmed by a camera that someone knocks at frame ``at``: from then on
+    the whole picture is moved by ``move`` (default :func:`camera_knock`). Nobody moved
+    a card: the mirror must see the same game."""
+    move = camera_knock() if move is None else move
+    count = 0
+
+    def write_nudged(image: np.ndarray) -> bool | None:
+        nonlocal count
+        count += 1
+        if count <= at:
+            return write(image)
+        return write(cv2.warpAffine(image, move, SIZE, borderValue=MAT_COLOUR))
+
+    return write_nudged
+
+
 def _reach(step: Seen, before: Table, after: Table) -> tuple[str, list[tuple[float, float]]]:
     """Whose hand moves, and the places it covers (fractions of the image)."""
     keys = [*step.lift, *(k for k, _ in step.slide), *(k for k, _ in step.turn), *(c.key for c in step.lay)]
@@ -150,7 +185,7 @@ def _reach(step: Seen, before: Table, after: Table) -> tuple[str, list[tuple[flo
 class _Painter:
     """Draws tables: the mat once, each card's face once per way it lies."""
 
-    def __init__(self, hit_points: Mapping[str, int]) -> None:
+    def __init__(self, hit_points: Mapping[str, int], markers: bool = False) -> None:
         self.hit_points = hit_points
         w, h = SIZE
         mat = np.empty((h, w, 3), np.uint8)
@@ -158,6 +193,10 @@ class _Painter:
         shade = np.linspace(0.92, 1.08, w, dtype=np.float32)[None, :, None]
         self.mat = np.clip(mat * shade, 0, 255).astype(np.uint8)
         cv2.line(self.mat, (0, h // 2), (w, h // 2), (80, 130, 75), 2, cv2.LINE_AA)
+        if markers:
+            from vision.markers import draw_markers
+
+            draw_markers(self.mat, mat_corners(), MARKER_SIZE)
         self._faces: dict[tuple[str, bool, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def _face(self, card: Card, rotation: int) -> tuple[np.ndarray, np.ndarray]:
@@ -202,6 +241,13 @@ class _Painter:
         cv2.line(out, (int(x + 60), edge), (int(x), int(y)), SKIN, 50, cv2.LINE_AA)
         cv2.ellipse(out, (int(x), int(y)), (70, 60), 0, 0, 360, SKIN, -1, cv2.LINE_AA)
         return out
+
+
+def mat_corners() -> np.ndarray:
+    """Where the demo mat's corners (the markers' outer corners) lie in the image
+    (pixels, top-left first, clockwise)."""
+    w, h, m = SIZE[0] - 1, SIZE[1] - 1, MARKER_MARGIN
+    return np.float32([[m, m], [w - m, m], [w - m, h - m], [m, h - m]])
 
 
 def _card_back() -> np.ndarray:
