@@ -165,3 +165,15 @@ def test_the_mirror_on_a_nudged_camera_with_markers_sees_the_same_plays(
         moved_x, moved_y = camera_knock() @ [x, y, 1]
         in_picture.append(max(abs(moved_x - x) / W, abs(moved_y - y) / H))
     assert max(in_picture) > 0.02
+
+
+def test_a_mat_without_markers_is_searched_only_now_and_then(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.markers as markers
+
+    searched: list[int] = []
+    monkeypatch.setattr(markers, "find_mat", lambda image: searched.append(1))
+    follower = MatFollower()
+    blank = np.zeros((72, 128, 3), np.uint8)
+    for _ in range(10 * markers.SEARCH_EVERY):
+        follower.update(blank)
+    assert len(searched) == markers.SEARCH_EVERY + 9  # every frame at first, then one in SEARCH_EVERY

@@ -163,10 +163,7 @@ class Broadcast:
             self._exact_seq = entry.seq
         else:
             self._exact = None
-        alert = None
-        if entry.kind == "alert":
-            body = entry.body
-            alert = Alert(body["reason"], body["rule"], body["message"], body["action"], body["source"]).to_json()
+        alert = Alert.from_entry(entry).to_json() if entry.kind == "alert" else None
         shared = {"seq": entry.seq, "at": entry.at, "kind": entry.kind, "board": now}
         message = Message(entry.seq, sse(entry.seq, {**shared, "lines": public}),
                           sse(entry.seq, {**shared, "lines": console, "alert": alert, "questions": questions}))

@@ -64,8 +64,7 @@ def game_record(record: Record, game_id: int, *, console: bool = False, lookup: 
             timeline.append({"seq": entry.seq, "at": entry.at, "kind": entry.kind, "lines": lines})
         body = entry.body
         if entry.kind == "alert" and console:
-            alert = Alert(body["reason"], body["rule"], body["message"], body["action"], body["source"])
-            refusals.append({"seq": entry.seq, "at": entry.at, **alert.to_json()})
+            refusals.append({"seq": entry.seq, "at": entry.at, **Alert.from_entry(entry).to_json()})
         elif entry.kind == "rewind":
             corrections.append({"seq": entry.seq, "at": entry.at, **body})
         elif entry.kind == "penalty":

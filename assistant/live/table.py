@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Callable, MutableSequence
+from collections.abc import Callable, Iterator, MutableSequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -73,6 +73,12 @@ class Alert:
     message: str
     action: dict[str, Any]
     source: str
+
+    @classmethod
+    def from_entry(cls, entry: Entry) -> Alert:
+        """The alert an ``alert`` entry of the record holds."""
+        body = entry.body
+        return cls(body["reason"], body["rule"], body["message"], body["action"], body["source"])
 
     def to_json(self) -> dict[str, Any]:
         return {"reason": self.reason, "rule": self.rule, "citation": readable(self.rule),
@@ -330,7 +336,7 @@ class LiveTable:
         reply = reply or Reply(self.seq)
         if self.result is not None:
             self._write(reply, "alert", self._alert_body(raw, source, "game-over", "", "the game is over"))
-            reply.alert = _alert(reply.entries[-1])
+            reply.alert = Alert.from_entry(reply.entries[-1])
             return reply
         action = self._read(raw)
         before = self.game.position
@@ -347,7 +353,7 @@ class LiveTable:
             refusal = outcome.refusal
             assert refusal is not None
             self._write(reply, "alert", self._alert_body(raw, source, refusal.reason, refusal.rule, refusal.message))
-            reply.alert = _alert(reply.entries[-1])
+            reply.alert = Alert.from_entry(reply.entries[-1])
             return reply
         body = {"action": raw, "source": source, "events": outcome.events, "coins": flips}
         try:
@@ -388,7 +394,7 @@ class LiveTable:
         body = entry.body
         if entry.kind == "action":
             if not applied and entry.seq not in self._undone_later:
-                self._replay(entry)
+                self._replay(entry, self.game)
             self._standing.append(entry)
             self.questions = {k: q for k, q in self.questions.items()
                               if not (isinstance(q, CoinQuestion) and q.action == body["action"])}
@@ -413,10 +419,12 @@ class LiveTable:
             elif body["kind"] == "game-loss":
                 self.result = {"winner": other(body["player"]), "why": ["game-loss penalty"]}
 
-    def _replay(self, entry: Entry) -> None:
-        self.game.coins = _AnsweredCoins([flip["result"] for flip in entry.body.get("coins") or ()])
+    def _replay(self, entry: Entry, game: Game) -> None:
+        """Play a stored action into ``game`` with the coins the record kept;
+        :class:`RecordError` if the rules refuse it now."""
+        game.coins = _AnsweredCoins([flip["result"] for flip in entry.body.get("coins") or ()])
         try:
-            outcome = self.game.play(self._read(entry.body["action"]))
+            outcome = game.play(self._read(entry.body["action"]))
         except (CommandError, _NeedCoin) as error:
             outcome = None
             why = str(error)
@@ -426,13 +434,20 @@ class LiveTable:
             raise RecordError(f"{self.record.path}: game {self.game_id} entry {entry.seq} does not replay "
                               f"({why}); was it written by another version of the rules?")
 
-    def _rebuild(self) -> None:
-        self.game = self._new_game()
+    def _replay_standing(self, game: Game) -> Iterator[Entry]:
+        """Play the standing entries into ``game`` (a fresh one) in order, handing each
+        back once it is played: accepted actions, and prize penalties."""
         for entry in self._standing:
             if entry.kind == "action":
-                self._replay(entry)
+                self._replay(entry, game)
             else:
-                _take_prize(self.game.position, other(entry.body["player"]))
+                _take_prize(game.position, other(entry.body["player"]))
+            yield entry
+
+    def _rebuild(self) -> None:
+        self.game = self._new_game()
+        for _entry in self._replay_standing(self.game):
+            pass
 
     def _snapshot(self) -> Snapshot:
         state = {
@@ -450,24 +465,13 @@ class LiveTable:
         with self._lock:
             game = self._new_game()
             lines = []
-            for entry in self._standing:
-                if entry.kind == "action":
-                    game.coins = _AnsweredCoins([f["result"] for f in entry.body.get("coins") or ()])
-                    game.play(self._read(entry.body["action"]))
-                    what = str(entry.body["action"].get("type"))
-                else:
-                    _take_prize(game.position, other(entry.body["player"]))
-                    what = "prize-penalty"
+            for entry in self._replay_standing(game):
+                what = str(entry.body["action"].get("type")) if entry.kind == "action" else "prize-penalty"
                 pos = game.position
                 lines.append(LedgerLine(entry.seq, pos.turn, what,
                                         {p: len(pos.players[p].hand) for p in PLAYERS},
                                         {p: len(pos.players[p].prizes) for p in PLAYERS}))
             return lines
-
-
-def _alert(entry: Entry) -> Alert:
-    body = entry.body
-    return Alert(body["reason"], body["rule"], body["message"], body["action"], body["source"])
 
 
 def _take_prize(position: Position, player: str) -> None:
