@@ -6,9 +6,9 @@ mirror turns successive *table snapshots* of such cards into SPEC §3 actions an
 the rules engine about each one. Data only flows one way (camera → vision → mirror →
 engine): this module knows nothing of images; :class:`SeenCard` is all it needs.
 
-Where things lie (:class:`TableLayout`): player A sits at the bottom of the image, B at
-the top. In each half the row nearer the centre line holds the Active Spot (the
-Pokémon nearest the middle of the image, left to right), the row farther out the Bench.
+Where things lie (:class:`TableLayout`): in the zones of :mod:`assistant.mat_layout`,
+player A's at the bottom of the picture, B's at the top: the Active Spot by the centre
+line, the Bench beyond it, the deck, discard, Prizes and Lost Zone around them.
 
 What the mirror infers, by comparing the table with what it already mirrored
 (the verdict in brackets):
@@ -181,6 +181,7 @@ class TableMirror:
         # Situations already reported: one report per change on the table, not one per
         # frame. A situation stays reported while any card it concerns is out of sight.
         self._open: dict[tuple, tuple[int, ...]] = {}
+        self._found: dict[int, int] = {}  # a lost card's old track → the one it was found under
         self._count = 0
 
     # -- public ------------------------------------------------------------------------
@@ -234,9 +235,11 @@ class TableMirror:
             self._passed = []
             if inference is not None:
                 out.append(inference)
-        # A situation no longer seen while all its cards are in sight has been resolved.
+        # A situation no longer seen while all its cards are in sight, and read, has been
+        # resolved (a card being read afresh under a hand says nothing yet).
+        read = {item.track for item in named}
         self._open = {sig: tracks for sig, tracks in self._open.items()
-                      if not set(tracks) <= visible} | proposed
+                      if not set(tracks) <= read} | proposed
         for item in named:
             self._last_xy[item.track] = (item.seen.x, item.seen.y)
         self._visible = visible
@@ -346,9 +349,24 @@ class TableMirror:
             # Far from where it was: a card moved up to the Active Spot, if only one fits.
             lost = near or (lost if len(lost) == 1 else [])
             if lost:
-                old = min(lost, key=lambda t: _distance(self._last_xy[t], item.seen))
-                for table in (self._target, self._name, self._upright):
-                    table[item.track] = table.pop(old)
+                self._found_again(min(lost, key=lambda t: _distance(self._last_xy[t], item.seen)), item.track)
+
+    def _found_again(self, old: int, new: int) -> None:
+        """The card of track ``old`` is seen again as track ``new``: what is known of it
+        moves there, and so do the situations already reported about it (a question
+        nobody has answered yet is not asked again) and the pending actions naming it."""
+        for table in (self._target, self._name, self._upright):
+            table[new] = table.pop(old)
+
+        def renamed(tracks: tuple) -> tuple:  # every int in a signature is a track
+            return tuple(new if part == old else part for part in tracks)
+
+        self._open = {renamed(signature): renamed(tracks) for signature, tracks in self._open.items()}
+        self._found[old] = new
+
+    def _now(self, track: int) -> int:
+        """The track a card has now, had vision lost and found it since."""
+        return self._now(self._found[track]) if track in self._found else track
 
     def _follow_moves(self, snapshot: Sequence[SeenCard], visible: set[int]) -> set[int]:
         """Exchange what is known of tracks whose cards changed places; the tracks to
@@ -380,11 +398,16 @@ class TableMirror:
         return min(under, key=lambda t: _distance(self._last_xy[t], item.seen)) if under else None
 
     def _may_bench(self, item: _Named) -> bool:
-        """A new Pokémon is benched when it lies in its player's Bench row, or in the
-        Active row of a player with no Active Pokémon (the engine then makes it the
-        Active). Anything else in the Active row is no play the mirror can name."""
+        """A new Pokémon is benched when it lies in one of its player's Bench zones, or
+        in the Active zone of a player with no Active Pokémon (the engine then makes it
+        the Active). Anything else (a second Active, a Pokémon in the discard pile) is no
+        play the mirror can name. A card in the Active zone of a player who must promote
+        is the Benched Pokémon moving up (or, until vision reads it afresh, the Knocked
+        Out one's old name): never a bench."""
         player, row = self.layout.place(item.seen)
-        return row == "bench" or self._game().position.players[player].active is None
+        position = self._game().position
+        return row == "bench" or (row == "active" and position.players[player].active is None
+                                  and player not in position.pending_promotion)
 
     def _nearest(self, seen: SeenCard, candidates: Iterable[SeenCard]) -> SeenCard | None:
         close = [c for c in candidates if _distance(c, seen) <= self.layout.near]
@@ -444,7 +467,7 @@ class TableMirror:
         if action is None:
             return []
         chosen = action
-        return [(("condition", track, turned), (track,),
+        return [(("condition", track, f"{turned}°"), (track,),
                  lambda: self._judge(chosen, None, pending=True, choices=choices))]
 
     # -- building and judging actions --------------------------------------------------
@@ -487,7 +510,8 @@ class TableMirror:
 
     def _swapped(self, old: int, new: int) -> Callable[[], None]:
         def swap() -> None:
-            self._target[old], self._target[new] = self._target[new], self._target[old]
+            a, b = self._now(old), self._now(new)
+            self._target[a], self._target[b] = self._target[b], self._target[a]
         return swap
 
     def _promoted(self, player: str, new: int) -> Callable[[], None]:

@@ -2,9 +2,12 @@
 
 Each tracked card gets its outline (green once its name has settled, amber while vision
 is still unsure), its name and its reading confidence; the mat's zones as the mirror
-uses them (:class:`~assistant.table_layout.TableLayout`) are drawn across the frame: the
-centre line between the two halves, the edges of each player's Active row (beyond lies
-the Bench), and a label naming each band.
+uses them (:class:`~assistant.table_layout.TableLayout`) are drawn where they lie on the
+picture: each zone's outline and name, and the centre line between the two halves.
+When the mat's corners are known (its markers seen, or the corners the judge tapped)
+the zones go through the inverse of that homography, so they follow the mat however
+the camera looks at it; otherwise they are drawn in fractions of the picture, which is
+where the mirror then looks for them. A caption says which.
 
 The vision thread only hands over each frame (:meth:`CameraView.show`, a reference and
 no drawing); the picture is drawn and JPEG-encoded when someone asks for it
@@ -22,6 +25,7 @@ import cv2
 import numpy as np
 
 from assistant.table_layout import TableLayout
+from vision.markers import MatFix, corners_fix
 
 #: Frames wider than this are scaled down before drawing: plenty for a phone or a TV.
 MAX_WIDTH = 1280
@@ -64,23 +68,43 @@ def _label(image: np.ndarray, text: str, at: tuple[int, int], colour: tuple[int,
     cv2.putText(image, text, (x + 2, y - base - 2), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)
 
 
-def draw_zones(image: np.ndarray, layout: TableLayout) -> None:
-    """The layout's bands across ``image`` (in place): the centre line, each Active
-    row's far edge, and the name of each band at its left."""
+#: What the caption says of where the zones are drawn, by the fix's source.
+SOURCES = {"markers": "mat: by its markers", "corners": "mat: by the tapped corners", None: "mat: the whole picture"}
+
+
+def draw_zones(image: np.ndarray, layout: TableLayout, fix: MatFix | None = None, factor: float = 1.0) -> None:
+    """The layout's zones on ``image`` (in place): each zone's outline and name, and
+    the centre line. ``fix`` places the mat in the frame (``factor`` scales the frame's
+    pixels to the image's); without it the mat is the whole image."""
     height, width = image.shape[:2]
     scale = max(0.45, width / 2400)
-    centre = layout.centre * height
-    depth = layout.active_depth * height
-    cv2.line(image, (0, round(centre)), (width, round(centre)), CENTRE_LINE, max(2, round(scale * 3)), cv2.LINE_AA)
-    for edge in (centre - depth, centre + depth):
-        if 0 < edge < height:
-            cv2.line(image, (0, round(edge)), (width, round(edge)), ROW_EDGE, max(1, round(scale * 2)), cv2.LINE_AA)
-    bottom, top = ("A", "B") if layout.a_at_bottom else ("B", "A")
-    bands = [(top, "Bench", centre - depth), (top, "Active", centre),
-             (bottom, "Active", min(centre + depth, height)), (bottom, "Bench", height)]
-    for player, row, lower_edge in bands:
-        if lower_edge > 0:
-            _label(image, f"{player} {row}", (6, round(lower_edge) - 6), CENTRE_LINE, scale)
+
+    def pixel(u: float, v: float) -> tuple[float, float]:
+        if fix is None:
+            return u * width, v * height
+        x, y = fix.to_image(u, v)
+        return x * factor, y * factor
+
+    for zone, (left, top, right, bottom) in layout.zones():
+        corners = np.array([pixel(left, top), pixel(right, top), pixel(right, bottom), pixel(left, bottom)])
+        cv2.polylines(image, [np.round(corners).astype(np.int32)], True, ROW_EDGE, max(1, round(scale * 2)),
+                      cv2.LINE_AA)
+        x, y = corners[:, 0].min(), corners[:, 1].min()
+        _label(image, zone.label, (round(x) + 3, round(y + 24 * scale)), ROW_EDGE, scale * 0.8)
+    ends = np.round([pixel(0, layout.centre), pixel(1, layout.centre)]).astype(int)
+    cv2.line(image, tuple(ends[0]), tuple(ends[1]), CENTRE_LINE, max(2, round(scale * 3)), cv2.LINE_AA)
+    caption = SOURCES[fix.source if fix is not None else None]
+    (text_width, _), _ = cv2.getTextSize(caption, cv2.FONT_HERSHEY_SIMPLEX, scale * 0.8, 1)
+    _label(image, caption, (width - text_width - 10, height - 4), INK, scale * 0.8)
+
+
+def fix_in_use(shown: MatFix | None, layout: TableLayout, width: int, height: int) -> MatFix | None:
+    """The mat's fix to draw a frame with: the markers' when they were seen, else the
+    corners the judge tapped (at once, without waiting for the next frame), else none."""
+    if shown is not None and shown.source == "markers":
+        return shown
+    corners = layout.corners
+    return corners_fix(corners, width, height) if corners is not None else None
 
 
 def draw_cards(image: np.ndarray, cards: Sequence[Outlined], factor: float = 1.0) -> None:
@@ -98,15 +122,16 @@ def draw_cards(image: np.ndarray, cards: Sequence[Outlined], factor: float = 1.0
         _label(image, f"{name} {card.confidence:.0%}", (round(x) + 3, round(y + 30 * scale)), colour, scale)
 
 
-def annotate(image: np.ndarray, cards: Sequence[Outlined], layout: TableLayout) -> np.ndarray:
+def annotate(image: np.ndarray, cards: Sequence[Outlined], layout: TableLayout, fix: MatFix | None = None
+             ) -> np.ndarray:
     """A copy of ``image`` (scaled to at most :data:`MAX_WIDTH` wide) with the zones
-    and every card drawn on it."""
+    (through ``fix``, the mat's place in ``image``) and every card drawn on it."""
     factor = min(1.0, MAX_WIDTH / image.shape[1])
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     picture = image.copy() if factor == 1.0 else cv2.resize(image, None, fx=factor, fy=factor,
                                                              interpolation=cv2.INTER_AREA)
-    draw_zones(picture, layout)
+    draw_zones(picture, layout, fix, factor)
     draw_cards(picture, cards, factor)
     return picture
 
@@ -118,18 +143,18 @@ class CameraView:
     def __init__(self, layout: TableLayout) -> None:
         self.layout = layout
         self._lock = threading.Lock()
-        self._latest: tuple[int, np.ndarray, list[Outlined]] | None = None
+        self._latest: tuple[int, np.ndarray, list[Outlined], MatFix | None] | None = None
         self._shown = 0
         self._encoded: tuple[tuple[Any, ...], bytes] | None = None
 
-    def show(self, image: np.ndarray, cards: Sequence[Outlined]) -> None:
+    def show(self, image: np.ndarray, cards: Sequence[Outlined], fix: MatFix | None = None) -> None:
         """The vision thread's newest frame (kept by reference: the source gives a new
-        array each frame) and the cards it tracked in it; a card out of sight (under a
-        hand) is not drawn where it was last seen."""
+        array each frame), the cards it tracked in it and the mat's fix it placed them
+        with; a card out of sight (under a hand) is not drawn where it was last seen."""
         seen = [card for card in cards if getattr(card, "visible", True)]
         with self._lock:
             self._shown += 1
-            self._latest = (self._shown, image, seen)
+            self._latest = (self._shown, image, seen, fix)
 
     def jpeg(self) -> bytes | None:
         """The newest frame annotated, as JPEG; None before the first frame."""
@@ -138,11 +163,13 @@ class CameraView:
             encoded = self._encoded
         if latest is None:
             return None
-        number, image, cards = latest
-        key = (number, *self.layout.fractions().values())
+        number, image, cards, shown = latest
+        key = (number, *self.layout.fractions().values(), self.layout.corners)
         if encoded is not None and encoded[0] == key:
             return encoded[1]
-        ok, data = cv2.imencode(".jpg", annotate(image, cards, self.layout), [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        fix = fix_in_use(shown, self.layout, image.shape[1], image.shape[0])
+        ok, data = cv2.imencode(".jpg", annotate(image, cards, self.layout, fix),
+                                [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         if not ok:
             return None
         with self._lock:
@@ -160,7 +187,7 @@ class CameraView:
             latest = self._latest
         if latest is None:
             return None
-        _number, image, cards = latest
+        _number, image, cards, _fix = latest
         wanted = plain(name).casefold()
         named = [card for card in cards if card.name and plain(card.name).casefold() == wanted]
         if not named:

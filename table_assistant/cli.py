@@ -15,6 +15,7 @@ from typing import NoReturn
 
 from assistant.editions import Edition, edition
 from assistant.eras import DEFAULT_ERA, ERAS, UnknownEra
+from assistant.mat_layout import MatLayout, MatLayoutError, load_layout
 from assistant.paths import StorageError, home, usable_home
 from assistant.quoting import quote
 from table_assistant.messages import cut_short
@@ -57,6 +58,16 @@ def _add_decks(parser: argparse.ArgumentParser) -> None:
     """The two players' deck lists: names are read among their cards first."""
     parser.add_argument("--deck-a", metavar="F", help="player A's deck list (names are read among its cards first)")
     parser.add_argument("--deck-b", metavar="F", help="player B's deck list")
+
+
+def _add_layout(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--layout", metavar="FILE",
+                        help="the mat's zones as a JSON file (default: the usual playmat; see README.md)")
+
+
+def _mat(args: argparse.Namespace) -> MatLayout | None:
+    """``--layout``'s mat, read when the command runs: a bad file is one line, exit 2."""
+    return load_layout(args.layout) if args.layout else None
 
 
 def _add_record(parser: argparse.ArgumentParser) -> None:
@@ -128,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--once", action="store_true", help="end when the demo video does (default: serve until Ctrl-C)")
     demo.add_argument("--speed", type=float, default=1.0,
                       help="the video's pace: 1 is real time (default), 0 as fast as vision reads")
+    _add_layout(demo)
 
     run = commands.add_parser("run", help="live: watch a camera, file, folder or stream")
     run.add_argument("--camera", required=True, help="camera index, file, image folder or URL")
@@ -139,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_timeout(run)
     _add_record(run)
     _add_token(run)
+    _add_layout(run)
     run.add_argument("--once", action="store_true",
                      help="end when the source ends (a video file) instead of serving until Ctrl-C")
 
@@ -148,6 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_era(mirror)
     mirror.add_argument("--json", action="store_true", help="print each action as one JSON line (SPEC §3)")
     _add_timeout(mirror)
+    _add_layout(mirror)
 
     serve = commands.add_parser("serve", help="the dashboard and API alone, over a stored or new game")
     _add_address(serve)
@@ -214,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return HANDLERS[args.command](args)
     except (KeyboardInterrupt, BrokenPipeError):
         return 0
-    except StorageError as error:
+    except (StorageError, MatLayoutError) as error:
         return _fail(args, str(error))
     except sqlite3.DatabaseError as error:
         # Damage past a database's first page shows only when that part is read.
@@ -270,14 +284,15 @@ def _mirror(args: argparse.Namespace) -> int:
     from table_assistant.mirror_command import mirror
 
     return mirror(args.source, deck_files=_deck_files(args), rules=args.edition, as_json=args.json, out=sys.stdout,
-                  err=sys.stderr, give_up=args.timeout)
+                  err=sys.stderr, give_up=args.timeout, mat=_mat(args))
 
 
 def _run(args: argparse.Namespace) -> int:
     from table_assistant.run_command import run
 
     return run(args.camera, _deck_files(args), args.edition, serial=args.serial, host=args.host, port=args.port,
-               db=args.db, token=args.token, once=args.once, give_up=args.timeout, out=sys.stdout, err=sys.stderr)
+               db=args.db, token=args.token, once=args.once, give_up=args.timeout, out=sys.stdout, err=sys.stderr,
+               mat=_mat(args))
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -297,7 +312,7 @@ def _demo(args: argparse.Namespace) -> int:
     from table_assistant.demo_command import demo
 
     return demo(host=args.host, port=args.port, era=args.edition, out=sys.stdout, err=sys.stderr, once=args.once,
-                speed=args.speed)
+                speed=args.speed, mat=_mat(args))
 
 
 HANDLERS = {

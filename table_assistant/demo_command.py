@@ -13,7 +13,8 @@ the script does it: each attack, the end of each turn, and the answer to each qu
 the camera asks (two Pokémon changed places: a retreat or a Switch? a Pokémon turned
 sideways: Asleep or Paralyzed?).
 
-It serves until Ctrl-C; with ``--once`` it ends when the video does.
+The game ends with a winner, and the video there; the demo serves until Ctrl-C, or with
+``--once`` it ends with the game.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from assistant.live.camera import CameraLink
 from assistant.live.demo_script import SCRIPT, Say, Seen, Step, seen_steps
 from assistant.live.record import Record, RecordError
 from assistant.live.table import LiveTable, Reply
+from assistant.mat_layout import MatLayout
 from assistant.mirror import TableLayout, TableMirror
 from assistant.paths import StorageError, usable_home
 from table_assistant.run_command import reply_line
@@ -46,9 +48,10 @@ if TYPE_CHECKING:
 
 
 def demo(*, host: str, port: int, era: str, out: TextIO, err: TextIO | None = None, once: bool = False,
-         speed: float = 1.0) -> int:
+         speed: float = 1.0, mat: MatLayout | None = None) -> int:
     """0 at the end (``--once``) or on Ctrl-C; 2 when the demo's folder, the port or
-    the video cannot be used. ``speed``: the video's pace (0: as fast as vision reads)."""
+    the video cannot be used. ``speed``: the video's pace (0: as fast as vision reads);
+    ``mat``: the mat's zones (the usual playmat, as the video is filmed, by default)."""
     from table_assistant.camera_view import CameraView
     from table_assistant.mirror_command import settled_pictures
 
@@ -56,6 +59,7 @@ def demo(*, host: str, port: int, era: str, out: TextIO, err: TextIO | None = No
     try:
         folder = usable_home() / "demo"
         listening = listen(host, port)  # before anything is made: a port in use is said at once
+        port = listening.getsockname()[1]  # --port 0: the free port the system chose
     except StorageError as error:
         print(f"demo: {error}", file=err)
         return 2
@@ -73,7 +77,7 @@ def demo(*, host: str, port: int, era: str, out: TextIO, err: TextIO | None = No
         return 2
     candidates, video = prepared
     rules = edition(era)
-    layout = TableLayout()
+    layout = TableLayout.for_mat(mat)
     view = CameraView(layout)
     started = threading.Event()
 
@@ -100,11 +104,20 @@ def demo(*, host: str, port: int, era: str, out: TextIO, err: TextIO | None = No
             out.flush()
             director.answer(replies)
 
-        outcome["code"] = settled_pictures(str(video.path), candidates, layout, director.tick, shown,
-                                           give_up=None, err=err, command="demo",
-                                           watch=lambda frame, tracked: view.show(frame.image, tracked))
+        try:
+            outcome["code"] = settled_pictures(str(video.path), candidates, layout, director.tick, shown,
+                                               give_up=None, err=err, command="demo",
+                                               watch=lambda frame, tracked, fix: view.show(frame.image, tracked, fix))
+        except GameOver:
+            outcome["code"] = 0
         director.finish()
-        print("demo: the video has ended" + ("" if once else "; serving until Ctrl-C"), file=out, flush=True)
+        result = link.table.result if link.table is not None else None
+        if result is not None:
+            print(f"demo: the game is over: {winner_words(result)}", file=out, flush=True)
+        else:
+            print("demo: the video has ended", file=out, flush=True)
+        if not once:
+            print("demo: serving until Ctrl-C", file=out, flush=True)
         started.set()
         if once and "uvicorn" in server:
             server["uvicorn"].should_exit = True
@@ -172,14 +185,32 @@ def _serve(table: LiveTable, listening: Any, server: dict[str, Any], worker: thr
         device.stop()
 
 
+#: Why a game was won, in words (the engine's ``win_reasons``).
+WHY = {"prizes": "took the last Prize card", "no-pokemon": "the opponent has no Pokémon in play",
+       "deck-out": "the opponent could not draw"}
+
+
+def winner_words(result: dict[str, Any]) -> str:
+    """A live table's result as a sentence: "Player A wins: the opponent has no Pokémon
+    in play"."""
+    winner = result.get("winner")
+    why = "; ".join(WHY.get(reason, reason) for reason in result.get("why") or ())
+    head = f"Player {winner} wins" if winner in ("A", "B") else f"{winner}"
+    return f"{head}: {why}" if why else head
+
+
+class GameOver(Exception):
+    """The table has a winner: the rest of the video holds nothing more to judge."""
+
+
 class Director:
     """Plays the person's part of the script: each console step at its moment, each
     answer to the camera's questions, and the video's pace.
 
-    A console step waits until the camera has inferred the actions the script shows
-    before it (the end of a turn must not overtake the turn's last play), but no later
-    than the frame where the next card is moved, so a missed reading never stalls the
-    demo."""
+    A console step waits for its moment in the video and until the camera has inferred
+    the actions the script shows before it (the end of a turn must not overtake the
+    turn's last play), but no later than the frame where the next card is moved, so a
+    missed reading never stalls the demo."""
 
     def __init__(self, video: DemoVideo, script: Sequence[Step], link: CameraLink, speed: float = 1.0, *,
                  said: Callable[[Reply, int], None] | None = None, clock: Callable[[], float] = time.monotonic,
@@ -193,19 +224,21 @@ class Director:
         self.inferred = 0
         self._began: float | None = None
         self._answers = deque(step.answer for step in script if isinstance(step, Seen) and step.answer)
-        # Per console step: the camera's inferences expected before it, and its deadline.
-        self._due: deque[tuple[int, float, dict[str, Any]]] = deque()
+        # Per console step: the camera's inferences expected before it, its moment in the
+        # video, and its deadline.
+        self._due: deque[tuple[int, int, float, dict[str, Any]]] = deque()
         expected = 0
         for k, step in enumerate(script):
             if isinstance(step, Seen) and step.expect:
                 expected += 1
             elif isinstance(step, Say):
                 later = [video.schedule[j] for j in range(k + 1, len(script)) if isinstance(script[j], Seen)]
-                self._due.append((expected, later[0] if later else math.inf, step.action))
+                self._due.append((expected, video.schedule[k], later[0] if later else math.inf, step.action))
 
     def tick(self) -> bool:
         """Called once per frame (as ``settled_pictures``'s ``started``): keep to the
-        video's pace, play what is due; whether the table has started."""
+        video's pace, play what is due; whether the table has started. Raises
+        :class:`GameOver` once the table has a winner, which ends the demo's video."""
         self.frame += 1
         if self.speed > 0:
             now = self.clock()
@@ -214,11 +247,14 @@ class Director:
             if wait > 0:
                 self.sleep(wait)
         self._play(final=False)
+        if self.link.table is not None and self.link.table.result is not None:
+            raise GameOver
         return self.link.table is not None
 
     def answer(self, replies: list[Reply]) -> None:
         """Answer the camera's questions as the script's person does."""
-        self.inferred += len(replies)
+        # A refusal is no play of the script's: it must not let a console step overtake one.
+        self.inferred += sum(reply.alert is None for reply in replies)
         table = self.link.table
         for reply in replies:
             for question in reply.questions:
@@ -232,8 +268,8 @@ class Director:
     def _play(self, *, final: bool) -> None:
         table = self.link.table
         while table is not None and self._due:
-            expected, deadline, action = self._due[0]
-            if not (final or self.inferred >= expected or self.frame >= deadline):
+            expected, moment, deadline, action = self._due[0]
+            if not (final or (self.inferred >= expected and self.frame >= moment) or self.frame >= deadline):
                 return
             self._due.popleft()
             reply = table.propose(action, source="console")

@@ -1,4 +1,4 @@
-"""``table-assistant mirror SRC [--deck-a F] [--deck-b F] [--era ERA] --json`` (SPEC §1).
+"""``table-assistant mirror SRC [--deck-a F] [--deck-b F] [--era ERA] [--layout FILE] --json`` (SPEC §1).
 
 Plays a video, an image folder or a camera through vision (find, read, track) and the
 table mirror (:mod:`assistant.mirror`), without the dashboard, and prints each action
@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from assistant.editions import Edition
+from assistant.mat_layout import MatLayout
 from assistant.mirror import SeenCard, TableLayout, TableMirror
 from assistant.quoting import quote
 
@@ -42,17 +43,18 @@ WARMUP = 30
 
 
 def mirror(source: str, deck_files: Sequence[str], rules: Edition, as_json: bool, out: TextIO,
-           err: TextIO | None = None, give_up: float | None = None) -> int:
+           err: TextIO | None = None, give_up: float | None = None, mat: MatLayout | None = None) -> int:
     """Run the source to its end; 0, or 2 for an unreadable source or deck list, or a
     live source (camera, stream) that gives no frame for ``give_up`` seconds (default
-    :data:`vision.sources.GIVE_UP`); "waiting for camera…" goes to ``err`` meanwhile."""
+    :data:`vision.sources.GIVE_UP`); "waiting for camera…" goes to ``err`` meanwhile.
+    ``mat``: the mat's zones (the usual playmat by default)."""
     from table_assistant.recognize_command import candidate_names
 
     err = err or sys.stderr
     candidates = candidate_names(list(deck_files), err)
     if not candidates.ok:
         return 2
-    layout = TableLayout()
+    layout = TableLayout.for_mat(mat)
     table = TableMirror(rules, layout)
 
     def shown(frame: Frame, snapshot: list[SeenCard]) -> None:
@@ -66,14 +68,15 @@ def mirror(source: str, deck_files: Sequence[str], rules: Edition, as_json: bool
 
 def settled_pictures(source: str, candidates: Candidates, layout: TableLayout, started: Callable[[], bool],
                      shown: Callable[[Frame, list[SeenCard]], None], *, give_up: float | None, err: TextIO,
-                     command: str, watch: Callable[[Frame, list], None] | None = None) -> int:
+                     command: str, watch: Callable[[Frame, list, MatFix | None], None] | None = None) -> int:
     """Read ``source`` to its end through vision (find, read, track), and call
     ``shown(frame, cards)`` with each settled picture of the table (see :class:`_Steady`;
     ``started`` says whether the mirror has its starting position yet). 0 at the end;
     2, said on ``err``, for a source that cannot be read or a live one that gives up.
-    ``watch(frame, tracked)``, if given, sees every frame with vision's tracked cards
-    (the camera view draws them). When the mat's corner markers are in view
-    (:mod:`vision.markers`), cards are placed on the mat rather than in the image, so a
+    ``watch(frame, tracked, fix)``, if given, sees every frame with vision's tracked
+    cards and the mat's fix in use (the camera view draws them). When the mat's corner
+    markers are in view (:mod:`vision.markers`), or the judge tapped its corners
+    (``layout.corners``), cards are placed on the mat rather than in the image, so a
     nudged camera moves no card between zones."""
     from vision.markers import MatFollower
     from vision.recognize import Recognizer
@@ -97,9 +100,9 @@ def settled_pictures(source: str, candidates: Candidates, layout: TableLayout, s
             height, width = frame.image.shape[:2]
             hint = candidates.hint(card.name for card in tracked)
             tracked = tracker.update(frame.image, hint)
+            fix = mat.update(frame.image, layout.corners)
             if watch is not None:
-                watch(frame, tracked)
-            fix = mat.update(frame.image)
+                watch(frame, tracked, fix)
             snapshot = [_seen(card, width, height, fix) for card in tracked if card.visible]
             if steady.ready(snapshot, started=started(), frame=frame.index):
                 shown(frame, snapshot)

@@ -31,6 +31,7 @@ from assistant.editions import Edition
 from assistant.live.camera import CameraLink
 from assistant.live.record import Record, RecordError, default_record_path
 from assistant.live.table import LiveTable, Reply
+from assistant.mat_layout import MatLayout
 from assistant.mirror import TableLayout, TableMirror
 from assistant.paths import StorageError
 from table_assistant.serve_command import announce, listen, no_lookup, serve_app
@@ -44,9 +45,10 @@ COIN_PATIENCE_S = 5.0
 
 
 def run(source: str, deck_files: Sequence[str], rules: Edition, *, serial: str, host: str, port: int,
-        db: str | None, token: str | None, once: bool, give_up: float | None, out: TextIO, err: TextIO) -> int:
+        db: str | None, token: str | None, once: bool, give_up: float | None, out: TextIO, err: TextIO,
+        mat: MatLayout | None = None) -> int:
     """0 at the end (``--once``) or on Ctrl-C; 2 for a source, deck list or record that
-    cannot be used."""
+    cannot be used. ``mat``: the mat's zones (the usual playmat by default)."""
     from table_assistant.camera_view import CameraView
     from table_assistant.mirror_command import settled_pictures
     from table_assistant.recognize_command import candidate_names
@@ -59,7 +61,7 @@ def run(source: str, deck_files: Sequence[str], rules: Edition, *, serial: str, 
     except (RecordError, StorageError) as error:
         print(f"run: {error}", file=err)
         return 2
-    layout = TableLayout()
+    layout = TableLayout.for_mat(mat)
     view = CameraView(layout)
     started = threading.Event()
 
@@ -79,7 +81,7 @@ def run(source: str, deck_files: Sequence[str], rules: Edition, *, serial: str, 
 
         outcome["code"] = settled_pictures(source, candidates, layout, lambda: link.table is not None, shown,
                                            give_up=give_up, err=err, command="run",
-                                           watch=lambda frame, tracked: view.show(frame.image, tracked))
+                                           watch=lambda frame, tracked, fix: view.show(frame.image, tracked, fix))
         started.set()  # a source that ends before the table starts ends the command
 
     worker = threading.Thread(target=watch, name="vision", daemon=True)

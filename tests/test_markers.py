@@ -177,3 +177,31 @@ def test_a_mat_without_markers_is_searched_only_now_and_then(monkeypatch: pytest
     for _ in range(10 * markers.SEARCH_EVERY):
         follower.update(blank)
     assert len(searched) == markers.SEARCH_EVERY + 9  # every frame at first, then one in SEARCH_EVERY
+
+
+def test_tapped_corners_fix_the_mat_as_its_markers_do_until_the_markers_are_seen() -> None:
+    from vision.markers import corners_fix
+
+    picture = mat_picture()
+    by_markers = find_mat(picture)
+    assert by_markers is not None
+    tapped = [(float(x) / W, float(y) / H) for x, y in SQUARE]
+    by_hand = corners_fix(tapped, W, H)
+    assert by_hand.source == "corners"
+    for point in [(640.0, 380.0), (300.0, 200.0), (1000.0, 560.0)]:
+        assert by_hand.to_mat(*point) == pytest.approx(by_markers.to_mat(*point), abs=2e-3)
+        assert by_hand.to_image(*by_hand.to_mat(*point)) == pytest.approx(point, abs=1e-6)
+
+    bare = np.full((H, W, 3), GREEN, np.uint8)  # the same mat without its markers
+    follower = MatFollower()
+    assert follower.update(bare) is None
+    assert follower.update(bare, tapped).source == "corners"
+    assert follower.update(bare, tapped).source == "corners"
+    # Forgotten: the picture's own fractions again.
+    assert follower.update(bare, None) is None
+    # Tapped, then the markers come into view: they take over, and stay.
+    follower.update(bare, tapped)
+    assert follower.update(picture, tapped).source == "markers"
+    assert follower.update(bare, tapped).source == "markers"
+    # Forgetting the tapped corners leaves the markers' fix alone.
+    assert follower.update(bare, None).source == "markers"

@@ -177,7 +177,7 @@ def _reach(step: Seen, before: Table, after: Table) -> tuple[str, list[tuple[flo
     places = [spot_xy(c.player, c.spot) for c in cards]
     places += [spot_xy(after.cards[k].player, after.cards[k].spot) for k, _ in step.slide]
     owner = cards[0].player
-    if step.turn:  # the opponent's attack turned the card: the opponent turns it
+    if any(turned for _, turned in step.turn):  # the opponent's attack turned the card: the opponent turns it
         owner = "B" if owner == "A" else "A"
     return owner, places
 

@@ -12,10 +12,15 @@ down the mat, whatever the camera's angle.
 picture; :class:`MatFollower` follows a camera over a video: one frame without the
 markers (a hand over a corner) keeps the last fix, and a nudged camera gets a new fix
 as soon as all four are seen again.
+
+A mat without markers is fixed by hand: the judge taps its four corners on the camera
+view (:func:`corners_fix`, the same homography from four points); the markers take over
+again as soon as they are seen.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -36,16 +41,31 @@ MAT_CORNERS = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
 @dataclass(frozen=True)
 class MatFix:
     """Where the mat lies in one picture: ``corners`` (the mat's four corners in image
-    pixels, top-left first, clockwise) and ``homography`` (3×3, image pixels → mat
-    fractions)."""
+    pixels, top-left first, clockwise), ``homography`` (3×3, image pixels → mat
+    fractions) and where the corners came from: ``markers`` seen in the picture, or
+    ``corners`` a judge tapped."""
 
     corners: np.ndarray
     homography: np.ndarray
+    source: str = "markers"
 
     def to_mat(self, x: float, y: float) -> tuple[float, float]:
         """The image point (pixels) as fractions across and down the mat."""
         u, v, w = self.homography @ np.array([x, y, 1.0])
         return float(u / w), float(v / w)
+
+    def to_image(self, u: float, v: float) -> tuple[float, float]:
+        """The mat point (fractions across and down it) in the image (pixels)."""
+        x, y, w = np.linalg.solve(self.homography, np.array([u, v, 1.0]))
+        return float(x / w), float(y / w)
+
+
+def corners_fix(corners: Sequence[Sequence[float]], width: int, height: int) -> MatFix:
+    """The fix from the mat's four corners as a judge tapped them on a ``width`` ×
+    ``height`` picture: fractions of it, top-left first, clockwise (checked by
+    :func:`assistant.table_layout.check_corners`)."""
+    pixels = np.float32([(x * width, y * height) for x, y in corners])
+    return MatFix(pixels, cv2.getPerspectiveTransform(pixels, MAT_CORNERS).astype(np.float64), "corners")
 
 
 def marker_image(marker_id: int, pixels: int) -> np.ndarray:
@@ -126,18 +146,31 @@ SEARCH_EVERY = 15
 
 class MatFollower:
     """The mat's fix over a video: a new fix whenever all four markers are seen (the
-    camera may have been nudged), else the last one (a hand covers a marker). None
-    until the markers have been seen once."""
+    camera may have been nudged), else the last one (a hand covers a marker).
+
+    The judge's tapped corners (``corners`` of :meth:`update`, fractions of the
+    picture) fix a mat without markers: tapped, they replace the fix in use until the
+    markers are seen; forgotten (None), the fix they gave goes with them. With neither,
+    None: cards are placed in the picture's own fractions."""
 
     def __init__(self) -> None:
         self.fix: MatFix | None = None
         self._frames = 0
+        self._corners: object = None
 
-    def update(self, image: np.ndarray) -> MatFix | None:
+    def update(self, image: np.ndarray, corners: Sequence[Sequence[float]] | None = None) -> MatFix | None:
+        if corners != self._corners:  # the judge tapped the corners, or forgot them
+            self._corners = corners
+            height, width = image.shape[:2]
+            if corners is not None:
+                self.fix = corners_fix(corners, width, height)
+            elif self.fix is not None and self.fix.source == "corners":
+                self.fix = None
         # The search costs ~7-9 ms a 1280x720 frame: a mat whose markers the first
         # SEARCH_EVERY frames did not show is searched on every SEARCH_EVERY-th frame
         # only; once they are seen, on every frame, to follow a nudged camera at once.
-        if self.fix is not None or self._frames < SEARCH_EVERY or self._frames % SEARCH_EVERY == 0:
+        following = self.fix is not None and self.fix.source == "markers"
+        if following or self._frames < SEARCH_EVERY or self._frames % SEARCH_EVERY == 0:
             self.fix = find_mat(image) or self.fix
         self._frames += 1
         return self.fix

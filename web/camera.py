@@ -17,6 +17,12 @@ Adjustable, each a fraction of the image:
 
 A change applies to the next picture the mirror looks at; the cards already on the
 table keep the places the mirror gave them.
+
+A mat without printed markers is fixed by hand: ``/api/console/corners`` takes the
+mat's four corners as the judge tapped them on the picture (fractions of it, top-left
+first, clockwise). The mirror then places cards on the mat through that homography, as
+it does with markers, until the markers are seen or the corners are forgotten
+(``DELETE``); the zones are drawn where they lie on the mat.
 """
 
 from __future__ import annotations
@@ -36,6 +42,16 @@ from assistant.table_layout import LayoutError, TableLayout
 Frames = Callable[[], bytes | None]
 #: The latest frame's picture of the card read as a name, as JPEG; None if none reads so.
 CardPictures = Callable[[str], bytes | None]
+
+
+class MatCorners(BaseModel):
+    """The mat's corners on the picture, as the judge tapped them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    corners: list[list[float]] = Field(
+        max_length=16, description="four [across, down] points, fractions of the picture: the mat's top-left "
+                                   "corner first (player B's side at the top), then clockwise")
 
 
 class LayoutChange(BaseModel):
@@ -110,4 +126,33 @@ def camera_router(frames: Frames | None, layout: TableLayout | None, console: Ca
             raise HTTPException(400, str(error)) from None
         return current.fractions()
 
+    @router.get("/api/console/corners", tags=["camera"], dependencies=guarded)
+    def get_corners() -> dict[str, Any]:
+        """The mat's corners the judge tapped (fractions of the picture), or null."""
+        return _corners(zones())
+
+    @router.post("/api/console/corners", tags=["camera"], dependencies=guarded)
+    def set_corners(tapped: MatCorners) -> dict[str, Any]:
+        """Fix the mat by its four corners on the picture: cards are placed on the mat
+        through them (until its markers are seen). Not four points, a point off the
+        picture, or corners out of order (a crossed shape) are a 400 and change nothing."""
+        current = zones()
+        try:
+            current.set_corners(tapped.corners)
+        except LayoutError as error:
+            raise HTTPException(400, str(error)) from None
+        return _corners(current)
+
+    @router.delete("/api/console/corners", tags=["camera"], dependencies=guarded)
+    def forget_corners() -> dict[str, Any]:
+        """Forget the tapped corners: cards are placed in the picture again (or by the
+        mat's markers, when they are seen)."""
+        current = zones()
+        current.set_corners(None)
+        return _corners(current)
+
     return router
+
+
+def _corners(layout: TableLayout) -> dict[str, Any]:
+    return {"corners": None if layout.corners is None else [list(point) for point in layout.corners]}

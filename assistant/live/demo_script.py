@@ -40,6 +40,7 @@ SPOTS: dict[str, tuple[float, float]] = {
     "bench1+1": (0.555, 0.87),
     "bench2": (0.76, 0.87),
     "bench2+1": (0.875, 0.87),
+    "bench2+2": (0.645, 0.87),
     **{f"prize{k}": (0.88 + 0.012 * k, 0.60) for k in range(6)},
 }
 
@@ -120,19 +121,32 @@ def _bench(player: str, key: str, name: str, spot: str) -> Seen:
                 expect={"type": "bench", "player": player, "card": name})
 
 
-def _attach(player: str, key: str, name: str, spot: str, target: str, alone: str | None = None) -> Seen:
-    expect = {"type": "attach", "player": player, "card": name, "target": target}
+def _laid_on(kind: str, player: str, key: str, name: str, spot: str, target: str, alone: str | None) -> Seen:
+    """A card laid at a Pokémon (``kind``: ``attach`` or ``evolve``); ``alone``: the
+    target ``table-assistant mirror`` names instead, where it differs."""
+    expect = {"type": kind, "player": player, "card": name, "target": target}
     return Seen(lay=(Card(key, name, player, spot),), expect=expect,
                 alone={**expect, "target": alone} if alone else None)
 
 
-def _evolve(player: str, key: str, name: str, spot: str, target: str) -> Seen:
-    return Seen(lay=(Card(key, name, player, spot),),
-                expect={"type": "evolve", "player": player, "card": name, "target": target})
+def _attach(player: str, key: str, name: str, spot: str, target: str, alone: str | None = None) -> Seen:
+    return _laid_on("attach", player, key, name, spot, target, alone)
 
 
-def _attack(player: str, name: str) -> Say:
-    return Say({"type": "attack", "player": player, "attack": name})
+def _evolve(player: str, key: str, name: str, spot: str, target: str, alone: str | None = None) -> Seen:
+    return _laid_on("evolve", player, key, name, spot, target, alone)
+
+
+def _attack(player: str, name: str, base: int | None = None) -> Say:
+    """``base``: the damage an attack's own text decides (none printed), before Weakness."""
+    action: dict[str, Any] = {"type": "attack", "player": player, "attack": name}
+    return Say(action if base is None else {**action, "base": base})
+
+
+def _knocked_out(player: str, *keys: str, prizes: tuple[str, ...]) -> tuple[Seen, Seen]:
+    """``player``'s Knocked Out Pokémon and its Energy put in the discard pile, then the
+    opponent's Prize cards taken: the table has already counted both (the attack)."""
+    return Seen(lift=keys), Seen(lift=prizes)
 
 
 def _end(player: str) -> Say:
@@ -151,8 +165,10 @@ OPENING = Table({c.key: c for c in [
     *(Card(f"{p}P{k}", "prize", p.upper(), f"prize{k}", face_down=True) for p in "ab" for k in range(6)),
 ]})
 
-#: Turns 3 to 14: A plays the fire deck (Scorbunny → Raboot → Cinderace ex), B the
-#: psychic deck (Ralts → Kirlia → Mega Gardevoir ex, Duskull → Dusclops).
+#: Turns 3 to 17: A plays the fire deck (Scorbunny → Raboot → Cinderace ex, and
+#: Fezandipiti ex, a Darkness Pokémon), B the psychic deck (Ralts → Kirlia → Mega
+#: Gardevoir ex, Duskull → Dusclops), whose Pokémon are all Weak to Darkness. A wins on
+#: turn 17, when B's last Pokémon is Knocked Out.
 SCRIPT: tuple[Step, ...] = (
     # Turn 3, A.
     _bench("A", "aS2", "Scorbunny", "bench0"),
@@ -176,51 +192,72 @@ SCRIPT: tuple[Step, ...] = (
          expect={"type": "retreat", "player": "B", "to": "B.bench[0]"}, answer="retreat"),
     _attach("B", "bE3", PSYCHIC, "active+2", "B.active", alone="B.bench[0]"),
     _end("B"),
-    # Turn 7, A.
+    # Turn 7, A: Fezandipiti ex (Darkness) joins the Bench: B's Psychic Pokémon are Weak to it.
     _evolve("A", "aRb2", "Raboot", "bench0", "A.bench[0]"),
-    _attach("A", "aE3", FIRE, "bench1+1", "A.bench[1]"),
+    _bench("A", "aFz", "Fezandipiti ex", "bench2"),
+    _attach("A", "aE3", FIRE, "bench2+1", "A.bench[2]"),
     _attack("A", "Low Sweep"),
     _end("A"),
-    # Turn 8, B: Will-O-Wisp, and A's Raboot is Confused (turned upside down).
+    # Turn 8, B: Will-O-Wisp, and A's Raboot is Paralyzed (B turns it a quarter turn
+    # clockwise; the camera asks Asleep or Paralyzed, and the judge answers).
     _attach("B", "bE4", PSYCHIC, "bench1+1", "B.bench[1]"),
     _attack("B", "Will-O-Wisp"),
-    Seen(turn=(("aRb1", 180),), expect={"type": "condition", "target": "A.active", "add": "Confused", "player": "B"},
-         answer="yes"),
+    Seen(turn=(("aRb1", 90),), expect={"type": "condition", "target": "A.active", "add": "Paralyzed", "player": "B"},
+         answer="Paralyzed"),
     _end("B"),
-    # Turn 9, A: Raboot stays Confused (no attack: a coin could hurt it).
+    # Turn 9, A: Raboot can neither attack nor retreat. The Pokémon Checkup at the turn's
+    # end cures it, and A lays it upright (the table has cured it: nothing to infer).
     _evolve("A", "aCx", "Cinderace ex", "bench0", "A.bench[0]"),
-    _attach("A", "aE4", FIRE, "bench0+1", "A.bench[0]"),
+    _attach("A", "aE4", FIRE, "bench2+2", "A.bench[2]"),
     _end("A"),
+    Seen(turn=(("aRb1", 0),)),
     # Turn 10, B.
-    _bench("B", "bR3", "Ralts", "bench2"),
-    # Alone, the mirror still takes Ralts for the Active (nobody confirmed the retreat).
     _attach("B", "bE5", PSYCHIC, "bench0+1", "B.bench[0]", alone="B.active"),
     _end("B"),
-    # Turn 11, A: Raboot retreats (one Fire Energy discarded; on the Bench it is no longer
-    # Confused, so it is laid upright) for Cinderace ex.
-    Seen(lift=("aE1",), slide=(("aRb1", "bench0"), ("aCx", "active"), ("aE4", "active+1"), ("aE2", "bench0+1")),
-         turn=(("aRb1", 0),),
-         expect={"type": "retreat", "player": "A", "to": "A.bench[0]"}, answer="retreat"),
+    # Turn 11, A: Raboot retreats (one Fire Energy discarded) for Fezandipiti ex, whose
+    # Cruel Arrow (100 to the Active, ×2 for Weakness) Knocks Out Dusclops; A takes a
+    # Prize card; B promotes Ralts.
+    Seen(lift=("aE1",), slide=(("aRb1", "bench2"), ("aFz", "active"), ("aE3", "active+1"), ("aE4", "active+2"),
+                               ("aE2", "bench2+1")),
+         expect={"type": "retreat", "player": "A", "to": "A.bench[2]"}, answer="retreat"),
     # (Not where the discarded Energy lay: a card put where one just vanished is, to
     # vision, that card back again.)
-    _attach("A", "aE5", FIRE, "active+3", "A.active", alone="A.bench[0]"),
-    _end("A"),
-    # Turn 12, B.
-    _evolve("B", "bMg", "Mega Gardevoir ex", "bench1", "B.bench[1]"),
-    _attach("B", "bE6", PSYCHIC, "bench2+1", "B.bench[2]"),
-    _attack("B", "Will-O-Wisp"),
-    _end("B"),
-    # Turn 13, A: Flare Strike Knocks Out Dusclops; A takes a Prize card; B promotes.
-    _attach("A", "aE6", FIRE, "active+2", "A.active", alone="A.bench[0]"),
-    _attack("A", "Flare Strike"),
-    Seen(lift=("bDc", "bE2", "bE3")),
-    Seen(lift=("aP5",)),
+    _attach("A", "aE5", FIRE, "active+3", "A.active", alone="A.bench[2]"),
+    _attack("A", "Cruel Arrow", base=100),
+    *_knocked_out("B", "bDc", "bE2", "bE3", prizes=("aP5",)),
     # Alone, the mirror never saw the attack: the Pokémon moved up is no play it can name.
-    Seen(slide=(("bMg", "active"), ("bE4", "active+1")),
-         expect={"type": "promote", "player": "B", "from": "B.bench[1]"}, alone={}),
+    Seen(slide=(("bR1", "active"), ("bE5", "active+1")),
+         expect={"type": "promote", "player": "B", "from": "B.bench[0]"}, alone={}),
     _end("A"),
-    # Turn 14, B.
+    # Turn 12, B: Kirlia becomes Mega Gardevoir ex on the Bench; Ralts only draws.
+    # (Alone, the mirror still has Dusclops on the Bench before Kirlia: it never saw the
+    # Knock Out.)
+    _evolve("B", "bMg", "Mega Gardevoir ex", "bench1", "B.bench[0]", alone="B.bench[1]"),
+    _attach("B", "bE6", PSYCHIC, "active+2", "B.active"),
+    _attack("B", "Collect"),
     _end("B"),
+    # Turn 13, A: Cruel Arrow Knocks Out Ralts; B promotes Mega Gardevoir ex, its last Pokémon.
+    _attach("A", "aE6", FIRE, "bench0+1", "A.bench[0]"),
+    _attack("A", "Cruel Arrow", base=100),
+    *_knocked_out("B", "bR1", "bE5", "bE6", prizes=("aP4",)),
+    Seen(slide=(("bMg", "active"), ("bE4", "active+1")),
+         expect={"type": "promote", "player": "B", "from": "B.bench[0]"}, alone={}),
+    _end("A"),
+    # Turn 14, B: Mega Symphonia, 50 for each Psychic Energy on B's Pokémon (two).
+    _attach("B", "bE7", PSYCHIC, "active+3", "B.active", alone="B.bench[1]"),
+    _attack("B", "Mega Symphonia", base=100),
+    _end("B"),
+    # Turn 15, A.
+    _attach("A", "aE7", FIRE, "bench1+1", "A.bench[1]"),
+    _attack("A", "Cruel Arrow", base=100),
+    _end("A"),
+    # Turn 16, B: Fezandipiti ex is left with 10 HP.
+    _attack("B", "Mega Symphonia", base=100),
+    _end("B"),
+    # Turn 17, A: Cruel Arrow Knocks Out Mega Gardevoir ex (three Prize cards): B has no
+    # Pokémon in play, and A wins.
+    _attack("A", "Cruel Arrow", base=100),
+    *_knocked_out("B", "bMg", "bE4", "bE7", prizes=("aP3", "aP2", "aP1")),
 )
 
 

@@ -70,6 +70,54 @@
     if (response.ok) showZones(body);
   });
 
+  // The mat's corners, tapped on the picture: fractions of it, top-left first, clockwise.
+  const CORNERS = ["top-left", "top-right", "bottom-right", "bottom-left"];
+  let tapped = null;
+  function tapSay(text, ok) {
+    $("tap-reply").className = "reply" + (ok === undefined ? "" : ok ? " ok" : " err");
+    $("tap-reply").textContent = text;
+  }
+  function clearDots() { for (const dot of document.querySelectorAll(".tap-dot")) dot.remove(); }
+  function askNext() {
+    tapSay("Tap the mat's " + CORNERS[tapped.length] + " corner (" + (tapped.length + 1) + " of 4).");
+  }
+  $("tap-start").addEventListener("click", () => {
+    tapped = [];
+    clearDots();
+    $("tap-area").classList.add("tapping");
+    askNext();
+  });
+  $("frame").addEventListener("click", async (event) => {
+    if (tapped === null) return;
+    const box = $("frame").getBoundingClientRect();
+    const point = [(event.clientX - box.left) / box.width, (event.clientY - box.top) / box.height];
+    tapped.push(point);
+    const dot = document.createElement("span");
+    dot.className = "tap-dot";
+    dot.textContent = String(tapped.length);
+    dot.style.left = (100 * point[0]) + "%";
+    dot.style.top = (100 * point[1]) + "%";
+    $("tap-area").appendChild(dot);
+    if (tapped.length < 4) { askNext(); return; }
+    const corners = tapped;
+    tapped = null;
+    $("tap-area").classList.remove("tapping");
+    const response = await fetch("/api/console/corners", {
+      method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ corners }),
+    });
+    const body = await response.json().catch(() => ({}));
+    if (response.ok) tapSay("Saved: the mat is placed by these corners; its zones are drawn where they lie.", true);
+    else { clearDots(); tapSay((body.error || "not saved") + " Tap the corners again.", false); }
+  });
+  $("tap-forget").addEventListener("click", async () => {
+    tapped = null;
+    clearDots();
+    $("tap-area").classList.remove("tapping");
+    const response = await fetch("/api/console/corners", { method: "DELETE", headers: auth });
+    tapSay(response.ok ? "Forgotten: cards are placed in the picture again (or by the mat's markers)."
+      : "the corners could not be forgotten", response.ok);
+  });
+
   loadZones();
   refresh();
 })();
