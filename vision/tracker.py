@@ -1,24 +1,37 @@
 """Stable card identities across frames, with names voted over frames.
 
-A card keeps its id through jitter, a hand passing over it (it may vanish for a while)
-and lighting flicker. Only new cards, cards whose name has not settled yet, and cards
-whose face changed (an evolution laid on top) are sent to OCR; everything else costs a
-quad match per frame.
+A card keeps its id through jitter, a hand passing over it (it may vanish for a while),
+lighting flicker and being turned where it lies (a Special Condition). Only new cards,
+cards whose name has not settled yet, and cards whose face changed (an evolution laid on
+top) are sent to OCR; everything else costs a quad match per frame.
+
+A card whose name is not settled is read again on the next frames, taking turns between
+the recognizer's own line reader and the *other* one (PP-OCR when the first is
+Tesseract, and the reverse): on a still table the same reader reads nearly the same
+pixels the same way every time, while the other fails on other cards. Both readers'
+votes are pooled (``settles``): a judge acts on a settled name, and "not sure" is better
+than a name the reads disagree on.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from vision.geometry import iou, overlap, rotation_of, warp
+from vision.ocr import LineReader, Tesseract
+from vision.pp_ocr import PPOCR
+from vision.pp_ocr import available as pp_ocr_available
 from vision.recognize import Recognizer
 
-#: A name settles once its summed confidence reaches this and it holds most votes.
+#: A name settles once its summed confidence (over both readers' reads) reaches this...
 SETTLE_WEIGHT = 1.6
+#: ... and, when some read named another card, both readers named it and it holds this
+#: share of the votes.
 SETTLE_SHARE = 0.75
 #: Reads tried before a card is left as unknown until it changes.
 MAX_TRACK_READS = 8
@@ -50,6 +63,24 @@ def face_change(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.mean(np.abs(a - b)))
 
 
+def turned_in_place(frame: np.ndarray, quad: np.ndarray, signature: np.ndarray, threshold: float
+                    ) -> tuple[np.ndarray, np.ndarray] | None:
+    """``quad``'s corners rolled to the way the card now lies, and its signature so, when
+    the face at ``quad`` is the face of ``signature`` turned by 90, 180 or 270 degrees
+    (a Pokémon turned for a Special Condition, or back). None when no turn of it matches:
+    another card, or a hand. The quad follows the card's outline, which after a quarter
+    turn is the old outline turned about its centre (portrait becomes landscape); rolling
+    its corners is comparing the new face against the old thumbnail turned each way."""
+    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    for roll in (1, 2, 3):
+        turned = np.roll(quad, -roll, axis=0)
+        sig = _signature(frame, turned)
+        change = face_change(sig, signature)
+        if change <= threshold and (best is None or change < best[0]):
+            best = (change, turned, sig)
+    return None if best is None else (best[1], best[2])
+
+
 #: Thumbnail scale for noticing that anything on the table moved.
 THUMB_SCALE = 1 / 8
 #: A thumbnail pixel "moved" when it differs by more than this (0..255 grey levels,
@@ -76,12 +107,40 @@ def _moved(reference: np.ndarray, thumb: np.ndarray) -> bool:
     return int(np.count_nonzero(diff > MOVED_LEVEL)) >= MOVED_PIXELS
 
 
+def settles(votes: Mapping[str, float], named_by: Mapping[str, Collection[str]]) -> bool:
+    """Whether the reads of one card, pooled over frames, name it surely enough to act on.
+    ``votes``: each name read and its summed confidence; ``named_by``: which readers
+    (the recognizer's own, the other) read each name.
+
+    The likeliest name needs ``SETTLE_WEIGHT`` of confidence (two sure reads). If no read
+    named another card, that is all. A read of another name is a disagreement, and one
+    reader alone never overrules it, however often it repeats itself (on a still table
+    it reads the same pixels again). The disagreement is overruled only when both
+    readers named the likeliest name, no rival was named by both, and the likeliest name
+    holds ``SETTLE_SHARE`` of the votes: a stray read (a hand, a blurred frame) is
+    outvoted, two readers naming two cards never are."""
+    if not votes:
+        return False
+    name = max(votes, key=votes.__getitem__)
+    if votes[name] < SETTLE_WEIGHT:
+        return False
+    if len(votes) == 1:
+        return True
+    rivals = [other for other in votes if other != name]
+    return (len(named_by.get(name, ())) >= 2 and all(len(named_by.get(r, ())) < 2 for r in rivals)
+            and votes[name] >= SETTLE_SHARE * sum(votes.values()))
+
+
 @dataclass
 class Track:
     track_id: int
     quad: np.ndarray
     signature: np.ndarray
-    votes: dict[tuple[str, str | None], float] = field(default_factory=lambda: defaultdict(float))
+    #: Summed confidence of each name read, and the printings (ids) read with it.
+    votes: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    printings: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    #: Which readers ("own", "other") read each name.
+    named_by: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     reads: int = 0
     missing: int = 0
     age: int = 0
@@ -94,16 +153,26 @@ class Track:
     changes: int = 0
 
     def leader(self) -> tuple[tuple[str, str | None] | None, float, float]:
+        """The likeliest (name, id), its summed confidence, and its share of all votes."""
         if not self.votes:
             return None, 0.0, 0.0
-        key = max(self.votes, key=self.votes.__getitem__)
+        name = max(self.votes, key=self.votes.__getitem__)
+        ids = self.printings[name].most_common(1)
         total = sum(self.votes.values())
-        return key, self.votes[key], self.votes[key] / total if total else 0.0
+        return (name, ids[0][0] if ids else None), self.votes[name], self.votes[name] / total if total else 0.0
 
     @property
     def settled(self) -> bool:
-        _key, weight, share = self.leader()
-        return weight >= SETTLE_WEIGHT and share >= SETTLE_SHARE
+        """Named surely enough to act on (``settles``)."""
+        return settles(self.votes, self.named_by)
+
+    def forget_reads(self) -> None:
+        """Another card now lies here: what was read of the old one says nothing of it."""
+        self.votes.clear()
+        self.printings.clear()
+        self.named_by.clear()
+        self.reads = 0
+        self.settled_frame = None
 
 
 @dataclass(frozen=True)
@@ -132,8 +201,11 @@ class Tracker:
 
     def __init__(self, recognizer: Recognizer, max_missing: int = 45,
                  change_threshold: float = 0.25, full_every: int = 15,
-                 change_frames: int = 2) -> None:
+                 change_frames: int = 2, other_reader: bool = True) -> None:
         self.recognizer = recognizer
+        #: Whether unsettled cards' second, fourth... reads are by the other line reader.
+        self.other_reader = other_reader
+        self._other: LineReader | None = None
         self.max_missing = max_missing
         #: Signature difference (``face_change``) above which a card's face differs:
         #: the same card under jitter and flicker stays below ~0.12, another card on
@@ -220,6 +292,11 @@ class Tracker:
         """Notice another card laid on this one (read it afresh), and read a card whose
         name has not settled yet."""
         sig = _signature(frame, track.quad)
+        if face_change(sig, track.signature) > self.change_threshold:
+            # The same card turned where it lies keeps its name and takes its new way up.
+            turned = turned_in_place(frame, track.quad, track.signature, self.change_threshold)
+            if turned is not None:
+                track.quad, sig = turned
         if face_change(sig, track.signature) <= self.change_threshold:
             # The same face: follow slow lighting drift, forget a passing disturbance.
             track.signature = 0.8 * track.signature + 0.2 * sig
@@ -232,9 +309,7 @@ class Tracker:
             track.pending = sig
             track.pending_count = 1
         if track.pending is not None and track.pending_count >= self.change_frames:
-            track.votes.clear()  # another card now lies here: read it afresh
-            track.reads = 0
-            track.settled_frame = None
+            track.forget_reads()
             track.first_frame = self.frame_index
             track.signature = track.pending
             track.pending = None
@@ -246,14 +321,36 @@ class Tracker:
     def _read(self, frame: np.ndarray, track: Track, hint: tuple[str, ...]) -> None:
         self.ocr_calls += 1
         track.reads += 1
-        reading = self.recognizer.read(frame, track.quad, hint)
+        other = self._other_reader() if track.reads % 2 == 0 else None
+        reading = (self.recognizer.read(frame, track.quad, hint) if other is None
+                   else self.recognizer.read(frame, track.quad, hint, engine=other))
         if reading is None:
             return
+        if rotation_of(reading.quad) != rotation_of(track.quad):
+            # The reader found the top at the other end: the face is kept that way up, or
+            # the next frame would see another face (or a turned one) where this one lies.
+            track.signature = _signature(frame, reading.quad)
         track.quad = reading.quad
         if reading.name is not None:
-            track.votes[(reading.name, reading.card_id)] += reading.confidence
+            track.votes[reading.name] += reading.confidence
+            track.named_by[reading.name].add("own" if other is None else "other")
+            if reading.card_id is not None:
+                track.printings[reading.name][reading.card_id] += 1
         if track.settled and track.settled_frame is None:
             track.settled_frame = self.frame_index
+
+    def _other_reader(self) -> LineReader | None:
+        """The line reader the recognizer does not read with (made on first use), or None
+        without one (``other_reader`` off, or PP-OCR not installed)."""
+        if self._other is None and self.other_reader:
+            own = getattr(self.recognizer, "engine", None)
+            if getattr(own, "backend", "") == "pp-ocr":
+                self._other = Tesseract()
+            elif pp_ocr_available():
+                self._other = PPOCR()
+            else:
+                self.other_reader = False
+        return self._other
 
     def _report(self, track: Track) -> TrackedCard:
         key, weight, share = track.leader()

@@ -5,7 +5,8 @@ import cv2
 import numpy as np
 from vision_scenes import NAMES, kind, scene
 
-from vision.synthetic import render_proxy
+from vision.geometry import CARD_ASPECT
+from vision.synthetic import generated_mat, render_proxy
 from vision.tracker import Tracker
 
 
@@ -32,19 +33,30 @@ def _lay(image: np.ndarray, name: str, card_id: str, quad: np.ndarray) -> np.nda
     return (warped[:, :, :3] * alpha + image * (1 - alpha)).astype(np.uint8)
 
 
+def _upright_turned(centre: tuple[float, float], height: float, turn: int) -> np.ndarray:
+    """A card's printed-order quad, ``height`` px tall, turned ``turn`` degrees clockwise
+    about ``centre``."""
+    w = height * CARD_ASPECT
+    upright = np.float32([[-w / 2, -height / 2], [w / 2, -height / 2], [w / 2, height / 2], [-w / 2, height / 2]])
+    a = np.radians(turn)
+    clockwise = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return (upright @ clockwise.T + np.float32(centre)).astype(np.float32)
+
+
 class _Counting:
     """A recognizer that counts finder calls (the expensive part of a frame)."""
 
     def __init__(self, inner):
         self.inner = inner
+        self.engine = inner.engine
         self.finds = 0
 
     def find(self, frame):
         self.finds += 1
         return self.inner.find(frame)
 
-    def read(self, frame, quad, hint=()):
-        return self.inner.read(frame, quad, hint)
+    def read(self, frame, quad, hint=(), engine=None):
+        return self.inner.read(frame, quad, hint, engine)
 
 
 def test_ids_stay_and_names_settle(recognizer):
@@ -102,3 +114,57 @@ def test_an_evolution_laid_on_a_card_is_read_afresh(recognizer):
     # The other cards were not read again: their names stay.
     others = {c.track_id: c.name for c in before if c.track_id != spot.track_id}
     assert all(c.name == others[c.track_id] for c in after if c.track_id in others)
+
+
+def test_a_card_turned_in_place_keeps_its_name_and_takes_its_new_rotation(recognizer):
+    """A Pokémon turned sideways (Paralyzed), back, and upside down (Confused), a hand
+    over it while it turns: the same track, its name settled in every frame the hand is
+    gone, its rotation the new one at once, and no reading again."""
+    spots = [(NAMES[4], (600, 540)), (NAMES[11], (1000, 540)), (NAMES[14], (1400, 540))]
+    mat = generated_mat((1920, 1080), 5)
+    tables: dict[int, np.ndarray] = {}
+    for turn in (0, 90, 180):
+        image = mat
+        for k, ((name, card_id), centre) in enumerate(spots):
+            image = _lay(image, name, card_id, _upright_turned(centre, 360, turn if k == 0 else 0))
+        tables[turn] = image
+    rng = np.random.default_rng(3)
+    tracker = Tracker(recognizer)
+
+    def seen(turn: int, hand: bool = False):
+        img = np.roll(tables[turn], int(rng.integers(-2, 3)), axis=0)
+        if hand:  # never in the same place twice
+            centre = (600 + int(rng.integers(-60, 60)), 540 + int(rng.integers(-60, 60)))
+            img = img.copy()
+            cv2.circle(img, centre, 150, (110, 150, 200), -1)
+        cards = tracker.update(img)
+        return min(cards, key=lambda c: float(np.abs(c.quad.mean(axis=0) - (600, 540)).sum()))
+
+    for _ in range(4):
+        ralts = seen(0)
+    assert ralts.settled and ralts.name == NAMES[4][0] and ralts.rotation == 0
+    reads = tracker.ocr_calls
+    for turn in (90, 0, 180):
+        seen(turn, hand=True)
+        for _ in range(3):
+            card = seen(turn)
+            assert (card.track_id, card.name, card.settled) == (ralts.track_id, ralts.name, True)
+            assert card.rotation == turn
+    assert tracker.ocr_calls == reads
+
+
+def test_a_card_read_upside_down_is_not_taken_for_another_card(recognizer):
+    """The finder cannot tell a card's top from its bottom; once the reader has, the
+    tracker must remember the face that way up, or it takes the same card for a new one
+    laid there, forgets its name and reads it all over again."""
+    image = generated_mat((1920, 1080), 5)
+    for (name, card_id), x in zip((NAMES[4], NAMES[11], NAMES[14]), (600, 1000, 1400), strict=True):
+        image = _lay(image, name, card_id, _upright_turned((x, 540), 360, 180))
+    tracker = Tracker(recognizer)
+    rng = np.random.default_rng(1)
+    for _ in range(8):
+        cards = tracker.update(np.clip(image + rng.normal(0, 2, image.shape), 0, 255).astype(np.uint8))
+    assert {(c.name, c.settled, c.rotation) for c in cards} == {
+        (NAMES[4][0], True, 180), (NAMES[11][0], True, 180), (NAMES[14][0], True, 180)}
+    assert [t.changes for t in tracker.tracks] == [0, 0, 0]
+    assert tracker.ocr_calls <= 2 * len(cards)
