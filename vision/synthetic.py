@@ -155,6 +155,10 @@ class PlacedCard:
     height_px: float
     occluded: bool = False
     sleeved: bool = False
+    #: A specular highlight clipped to white lies on the card's title line.
+    glared: bool = False
+    #: The card lies on a printed zone outline a little larger than it.
+    on_outline: bool = False
 
 
 @dataclass
@@ -183,6 +187,28 @@ class SceneStyle:
     occlusion: float = 0.0
     blur: tuple[float, float] = (0.0, 1.2)
     noise: tuple[float, float] = (0.0, 5.0)
+    # The table conditions of ``bench.vision.conditions``. All are off by default and
+    # drawn from a random stream of their own, so a scene without them is the very scene
+    # it was before they existed.
+    #: Sleeves are glossy, with a dark or a clear rim, instead of a coloured one.
+    glossy_sleeves: bool = False
+    #: Each card's chance of a specular highlight that clips to white, on its title line
+    #: two times in three (a lamp's reflection off the card's gloss).
+    specular: float = 0.0
+    #: Each card's chance of a hand (a skin-coloured palm and fingers) over one of its
+    #: corners or edges.
+    hands: float = 0.0
+    #: Each card's chance of lying on a printed zone outline 4-15% larger than it, a
+    #: label beside it half the time.
+    zone_outlines: float = 0.0
+    #: Length in pixels of a straight motion blur in a random direction (0 for none).
+    motion_blur: tuple[float, float] = (0.0, 0.0)
+    #: Radius in pixels of an out-of-focus disc blur (0 for none).
+    defocus: tuple[float, float] = (0.0, 0.0)
+    #: Strength of a warm or cool colour cast: 0.1 moves red and blue 10% apart.
+    colour_cast: tuple[float, float] = (0.0, 0.0)
+    #: A webcam's JPEG quality, drawn from this range; None keeps the frame lossless.
+    jpeg_quality: tuple[int, int] | None = None
 
 
 def _sleeve(face: np.ndarray, rng: random.Random) -> np.ndarray:
@@ -225,6 +251,7 @@ def compose(background: np.ndarray, faces: Sequence[CardFace], style: SceneStyle
 
     ``region`` (x0, y0, x1, y1) limits where cards are put (before the camera tilt)."""
     rng = random.Random(seed)
+    table = random.Random(f"table conditions {seed}")  # the conditions' own stream
     frame = background.copy()
     fh, fw = frame.shape[:2]
     x0, y0, x1, y1 = region or (0, 0, fw, fh)
@@ -237,7 +264,7 @@ def compose(background: np.ndarray, faces: Sequence[CardFace], style: SceneStyle
     table_height = rng.uniform(*style.height_range) if style.same_size else None
     for face in faces:
         sleeved = rng.random() < style.sleeves
-        img = _sleeve(face.image, rng) if sleeved else face.image
+        img = _sleeve_of(face.image, style, rng, table) if sleeved else face.image
         ih, iw = img.shape[:2]
         height = table_height or rng.uniform(*style.height_range)
         scale = height / ih
@@ -271,9 +298,10 @@ def compose(background: np.ndarray, faces: Sequence[CardFace], style: SceneStyle
             taken.append(hull)
             placed.append((m, seen, face, sleeved))
             break
+    outlined = _lay_on_zone_outlines(frame, [seen for _m, seen, _f, _s in placed], style, table)
     scene = Scene(frame)
     for m, seen, face, sleeved in placed:
-        img = _sleeve(face.image, rng) if sleeved else face.image
+        img = _sleeve_of(face.image, style, rng, table) if sleeved else face.image
         full = np.vstack([m, [0, 0, 1]]).astype(np.float64)
         h_total = cam @ full
         warped = cv2.warpPerspective(img, h_total, (fw, fh), flags=cv2.INTER_AREA
@@ -284,11 +312,16 @@ def compose(background: np.ndarray, faces: Sequence[CardFace], style: SceneStyle
         q = seen.astype(np.float32)
         scene.cards.append(PlacedCard(face.name, face.card_id, q, rotation_of(q), card_height(q),
                                       sleeved=sleeved))
-    _photograph(scene, style, rng)
+    for card, on_outline in zip(scene.cards, outlined, strict=True):
+        card.on_outline = on_outline
+    _photograph(scene, style, rng, table)
+    if style.jpeg_quality is not None:
+        scene.image = jpeg(scene.image, table.randint(*style.jpeg_quality))
     return scene
 
 
-def _photograph(scene: Scene, style: SceneStyle, rng: random.Random) -> None:
+def _photograph(scene: Scene, style: SceneStyle, rng: random.Random,
+                table: random.Random | None = None) -> None:
     """Lighting, glare, occlusion, blur and noise, applied to the whole frame."""
     frame = scene.image.astype(np.float32)
     fh, fw = frame.shape[:2]
@@ -314,6 +347,8 @@ def _photograph(scene: Scene, style: SceneStyle, rng: random.Random) -> None:
         hand = np.int32([a + (a - b) * 0.2, mid, b + (b - a) * 0.2, outward])
         skin = (rng.uniform(80, 140), rng.uniform(120, 170), rng.uniform(170, 220))
         cv2.fillConvexPoly(frame, hand, skin, cv2.LINE_AA)
+    if table is not None:
+        frame = _table_light(scene, frame, style, table)
     blur = rng.uniform(*style.blur)
     if blur > 0.3:
         frame = cv2.GaussianBlur(frame, (0, 0), blur)
@@ -321,6 +356,164 @@ def _photograph(scene: Scene, style: SceneStyle, rng: random.Random) -> None:
     if sigma > 0:
         frame += np.random.default_rng(rng.randrange(1 << 30)).normal(0, sigma, frame.shape)
     scene.image = np.clip(frame, 0, 255).astype(np.uint8)
+
+
+# The table conditions (see ``SceneStyle``): each draws only from the ``table`` stream.
+
+def _sleeve_of(face: np.ndarray, style: SceneStyle, rng: random.Random,
+               table: random.Random) -> np.ndarray:
+    return _glossy_sleeve(face, table) if style.glossy_sleeves else _sleeve(face, rng)
+
+
+def _glossy_sleeve(face: np.ndarray, rng: random.Random) -> np.ndarray:
+    """The face in a glossy sleeve: a dark rim, or a clear one the table shows through
+    (a faint milky sheen), and a diagonal band of gloss across the whole sleeve."""
+    h, w = face.shape[:2]
+    mx, my = int(0.035 * w), int(0.03 * h)
+    out = np.zeros((h + 2 * my, w + 2 * mx, 4), np.float32)
+    if rng.random() < 0.5:
+        out[:] = (*rng.choice([(15, 15, 15), (40, 20, 20), (20, 20, 45), (35, 35, 35)]), 255)
+    else:
+        out[:] = (225, 225, 225, rng.uniform(40, 90))  # clear: mostly the table
+    alpha = face[:, :, 3:4].astype(np.float32) / 255
+    region = out[my:my + h, mx:mx + w]
+    region[:, :, :3] = face[:, :, :3] * alpha + region[:, :, :3] * (1 - alpha)
+    region[:, :, 3:4] = 255 * alpha + region[:, :, 3:4] * (1 - alpha)
+    yy, xx = np.mgrid[0:out.shape[0], 0:out.shape[1]].astype(np.float32)
+    angle = math.radians(rng.uniform(20, 70))
+    across = xx * math.cos(angle) + yy * math.sin(angle)
+    centre = rng.uniform(0.2, 0.8) * float(across.max())
+    band = rng.uniform(0.04, 0.12) * out.shape[0]
+    gloss = rng.uniform(0.15, 0.45) * np.exp(-(((across - centre) / band) ** 2))
+    out[:, :, :3] += gloss[:, :, None] * (255 - out[:, :, :3])
+    out[:, :, 3] = np.maximum(out[:, :, 3], 255 * gloss)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _on_card(quad: np.ndarray, u: float, v: float) -> np.ndarray:
+    """The frame point at ``u`` across and ``v`` down a card (printed-order corners)."""
+    top = quad[0] + (quad[1] - quad[0]) * u
+    bottom = quad[3] + (quad[2] - quad[3]) * u
+    return top + (bottom - top) * v
+
+
+def _lay_on_zone_outlines(frame: np.ndarray, quads: list[np.ndarray], style: SceneStyle,
+                          rng: random.Random) -> list[bool]:
+    """Print zone outlines on the table under some of the cards about to be laid at
+    ``quads``: a line 4-15% outside the card, a little turned and off-centre, and half
+    the time a label beside it. Which cards got one."""
+    if style.zone_outlines <= 0:
+        return [False] * len(quads)
+    out = []
+    for quad in quads:
+        if rng.random() >= style.zone_outlines:
+            out.append(False)
+            continue
+        centre = quad.mean(axis=0)
+        height = float(np.linalg.norm(quad[3] - quad[0]))
+        turn = cv2.getRotationMatrix2D((0.0, 0.0), rng.uniform(-4, 4), rng.uniform(1.04, 1.15))
+        shift = np.float32([rng.uniform(-0.03, 0.03), rng.uniform(-0.03, 0.03)]) * height
+        outline = (quad - centre) @ turn[:, :2].T + centre + shift
+        colour = rng.choice([(235, 235, 235), (200, 200, 200), (40, 40, 40), (60, 170, 230)])
+        thickness = max(2, round(height * rng.uniform(0.008, 0.025)))
+        cv2.polylines(frame, [np.int32(outline)], True, colour, thickness, cv2.LINE_AA)
+        if rng.random() < 0.5:
+            corner = outline[int(np.argmax(outline[:, 1]))]
+            cv2.putText(frame, rng.choice(["ACTIVE", "BENCH", "PRIZES", "DECK"]),
+                        (int(corner[0] - height * 0.3), int(corner[1] + height * 0.12)),
+                        cv2.FONT_HERSHEY_DUPLEX, height / 250, colour, max(1, thickness // 2),
+                        cv2.LINE_AA)
+        out.append(True)
+    return out
+
+
+def _table_light(scene: Scene, frame: np.ndarray, style: SceneStyle,
+                 rng: random.Random) -> np.ndarray:
+    """Specular highlights, hands, a colour cast and the camera's motion and focus blur
+    on ``frame`` (float, BGR)."""
+    fh, fw = frame.shape[:2]
+    if style.specular > 0:
+        for card in scene.cards:
+            if rng.random() < style.specular:
+                card.glared = rng.random() < 2 / 3
+                u, v = (rng.uniform(0.15, 0.6), rng.uniform(0.04, 0.09)) if card.glared else (
+                    rng.uniform(0.1, 0.9), rng.uniform(0.15, 0.9))
+                _highlight(frame, _on_card(card.quad, u, v), card.height_px, rng)
+        np.minimum(frame, 255, out=frame)  # a highlight clips to white
+    for card in scene.cards:
+        if style.hands > 0 and rng.random() < style.hands:
+            card.occluded = True
+            _hand(frame, card, rng)
+    cast = rng.uniform(*style.colour_cast)
+    if cast > 0:
+        warm = rng.random() < 0.5
+        frame *= np.float32([1 - cast / 2, 1.0, 1 + cast / 2] if warm else
+                            [1 + cast / 2, 1.0, 1 - cast / 2])
+    length = rng.uniform(*style.motion_blur)
+    if length >= 1.5:
+        size = int(math.ceil(length)) | 1
+        kernel = np.zeros((size, size), np.float32)
+        angle = rng.uniform(0, math.pi)
+        half = (length - 1) / 2 * np.float32([math.cos(angle), math.sin(angle)])
+        mid = np.float32([size // 2, size // 2])
+        cv2.line(kernel, tuple(np.int32(np.round(mid - half))), tuple(np.int32(np.round(mid + half))),
+                 1.0, 1, cv2.LINE_AA)
+        frame = cv2.filter2D(frame, -1, kernel / kernel.sum())
+    radius = rng.uniform(*style.defocus)
+    if radius >= 0.75:
+        size = 2 * int(math.ceil(radius)) + 1
+        disc = np.zeros((size, size), np.float32)
+        cv2.circle(disc, (size // 2, size // 2), int(round(radius)), 1.0, -1, cv2.LINE_AA)
+        frame = cv2.filter2D(frame, -1, disc / disc.sum())
+    return frame
+
+
+def _highlight(frame: np.ndarray, centre: np.ndarray, height: float, rng: random.Random) -> None:
+    """A lamp's reflection: an elongated spot whose middle clips to white."""
+    fh, fw = frame.shape[:2]
+    sx, sy = height * rng.uniform(0.06, 0.18), height * rng.uniform(0.03, 0.08)
+    reach = int(3 * max(sx, sy))
+    x0, x1 = max(0, int(centre[0]) - reach), min(fw, int(centre[0]) + reach)
+    y0, y1 = max(0, int(centre[1]) - reach), min(fh, int(centre[1]) + reach)
+    if x0 >= x1 or y0 >= y1:
+        return
+    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    angle = rng.uniform(0, math.pi)
+    dx, dy = xx - centre[0], yy - centre[1]
+    a = (dx * math.cos(angle) + dy * math.sin(angle)) / sx
+    b = (-dx * math.sin(angle) + dy * math.cos(angle)) / sy
+    spot = np.exp(-(a * a + b * b))[:, :, None]
+    patch = frame[y0:y1, x0:x1]
+    patch += spot * (255 - patch) * rng.uniform(1.5, 2.5)
+
+
+def _hand(frame: np.ndarray, card: PlacedCard, rng: random.Random) -> None:
+    """A skin-coloured palm just outside one of the card's corners or edges, its
+    fingers reaching 10-30% of the card's height over it."""
+    q, height = card.quad, card.height_px
+    centre = q.mean(axis=0)
+    k = rng.randrange(4)
+    at = q[k] if rng.random() < 0.5 else (q[k] + q[(k + 1) % 4]) / 2
+    inward = (centre - at) / max(1e-6, float(np.linalg.norm(centre - at)))
+    skin = tuple(float(c) for c in rng.choice([(110, 150, 205), (90, 130, 190), (70, 100, 150),
+                                               (50, 75, 115), (140, 175, 225)]))
+    palm = at - inward * height * rng.uniform(0.15, 0.3)
+    angle = math.degrees(math.atan2(inward[1], inward[0]))
+    cv2.ellipse(frame, (int(palm[0]), int(palm[1])), (int(height * 0.25), int(height * 0.18)),
+                angle, 0, 360, skin, -1, cv2.LINE_AA)
+    side = np.float32([-inward[1], inward[0]])
+    reach = height * rng.uniform(0.1, 0.3)
+    for f in range(4):
+        base = palm + side * (f - 1.5) * height * 0.07
+        tip = at + inward * reach * rng.uniform(0.7, 1.0) + side * (f - 1.5) * height * 0.06
+        cv2.line(frame, (int(base[0]), int(base[1])), (int(tip[0]), int(tip[1])), skin,
+                 max(2, int(height * 0.05)), cv2.LINE_AA)
+
+
+def jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    """``image`` after a round trip through JPEG at ``quality`` (a webcam's stream)."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else image
 
 
 def load_face(path: str | Path, name: str, card_id: str | None = None) -> CardFace:

@@ -8,6 +8,7 @@ honest.
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import zlib
@@ -18,11 +19,35 @@ from pathlib import Path
 
 import cv2
 
-from vision.synthetic import CardFace, Scene, SceneStyle, compose, load_face, mat_from_frame
+from vision.synthetic import CardFace, Scene, SceneStyle, compose, generated_mat, load_face, mat_from_frame
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 EVAL = SHARED / "vision-eval"
 CARDS = SHARED / "pokemon-tcg-data" / "cards" / "en"
+
+
+#: The card heights in pixels that figures are given by: a 1080p webcam over a playmat.
+BANDS = ((200, 260), (260, 330), (330, 440))
+
+
+def benchmark_options() -> argparse.ArgumentParser:
+    """The options every benchmark over the scans takes: ``--split`` (report on
+    holdout, tune on tune), ``--bands`` (``200-260,...``) and ``--seed``."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--split", default="holdout", choices=("holdout", "tune"))
+    parser.add_argument("--bands", default=",".join(f"{a}-{b}" for a, b in BANDS), type=_bands)
+    parser.add_argument("--seed", type=int, default=0)
+    return parser
+
+
+def _bands(text: str) -> list[tuple[int, int]]:
+    try:
+        bands = [tuple(int(v) for v in band.split("-")) for band in text.split(",")]
+    except ValueError:
+        bands = []
+    if not bands or any(len(b) != 2 or b[0] >= b[1] for b in bands):
+        raise argparse.ArgumentTypeError(f"{text!r}: heights as LOW-HIGH, comma-separated (200-260,260-330)")
+    return bands  # type: ignore[return-value]
 
 
 def available() -> bool:
@@ -85,22 +110,36 @@ def hit_points(deck: Iterable[tuple[str, str | None]]) -> dict[str, set[int]]:
     return out
 
 
-def mats() -> list:
+#: The real mats each split is rendered on: conditions are tuned on the first three and
+#: reported on the other two plus a generated mat (``HOLDOUT_MAT_SEED``) the tune side
+#: never sees, so a figure also says how the reader does on a mat it was not tuned on.
+MATS = {"tune": ("table1.png", "table2.png", "table3.png"), "holdout": ("table4.png", "table5.png")}
+HOLDOUT_MAT_SEED = 4051
+
+
+def mats(split: str | None = None) -> list:
+    """The mats of ``split`` (1920x1080 BGR), or all five real ones when None."""
+    names = MATS.get(split or "", MATS["tune"] + MATS["holdout"])
     frames = []
-    for name in ("table1.png", "table2.png", "table3.png", "table4.png", "table5.png"):
+    for name in names:
         img = cv2.imread(str(EVAL / "playmat-frames" / name))
         if img is not None:
             frames.append(mat_from_frame(img))
+    if split == "holdout":
+        frames.append(generated_mat((1920, 1080), HOLDOUT_MAT_SEED))
     return frames
 
 
 def frames(split: str, count: int, height_range: tuple[float, float], per_frame: int = 10,
-           seed: int = 0, style: SceneStyle | None = None) -> Iterator[tuple[Scene, list[EvalCard]]]:
+           seed: int = 0, style: SceneStyle | None = None, mats_of_split: bool = False
+           ) -> Iterator[tuple[Scene, list[EvalCard]]]:
     """``count`` composites of ``split`` scans, ``per_frame`` cards each, with the cards
     of the frame (for building deck lists). As on a real table, the cards of one frame
-    share a height (``SceneStyle.same_size``) unless ``style`` says otherwise."""
+    share a height (``SceneStyle.same_size``) unless ``style`` says otherwise.
+    ``mats_of_split``: on the split's own mats (``MATS``), as the benchmarks are; the
+    finder's regression tests keep the five real mats they were written on."""
     pool = scans(split)
-    backgrounds = mats()
+    backgrounds = mats(split if mats_of_split else None)
     rng = random.Random(seed)
     base = style or SceneStyle(same_size=True)
     for k in range(count):

@@ -1,5 +1,6 @@
-"""Name reading alone: every scan of a split, composited onto the real mat at a camera's
-sizes, read from its *true* outline (so finding errors do not count here).
+"""Name reading alone: every scan of a split, composited onto the split's mats
+(``evalset.MATS``) at a camera's sizes, read from its *true* outline (so finding errors do
+not count here). Figures by table condition: ``bench.vision.conditions``.
 
     .venv/bin/python -m bench.vision.names [--split tune|holdout] [--bands 200-260,...]
 
@@ -22,7 +23,6 @@ Prints figures only. Uses one core.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import statistics
@@ -40,16 +40,14 @@ from vision.geometry import portrait  # noqa: E402
 from vision.names import NameMatcher  # noqa: E402
 from vision.ocr import Tesseract, read_title  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
-from vision.synthetic import SceneStyle, compose, load_face  # noqa: E402
+from vision.synthetic import SceneStyle, compose, jpeg, load_face  # noqa: E402
 
-BANDS = ((200, 260), (260, 330), (330, 440))
+BANDS = evalset.BANDS
 MODES = ("none", "deck", "sv1")
 
 
 def _jpeg(image: np.ndarray, rng: random.Random) -> np.ndarray:
-    quality = rng.randint(70, 92)
-    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else image
+    return jpeg(image, rng.randint(70, 92))
 
 
 def scenes(split: str, band: tuple[int, int], seed: int = 0, per_frame: int = 8):
@@ -57,7 +55,7 @@ def scenes(split: str, band: tuple[int, int], seed: int = 0, per_frame: int = 8)
     pool = evalset.scans(split)
     rng = random.Random(seed * 7919 + band[0])
     rng.shuffle(pool)
-    mats = evalset.mats()
+    mats = evalset.mats(split)
     style = SceneStyle(height_range=band, touching=0.2, occlusion=0.0, same_size=True)
     for k in range(0, len(pool), per_frame):
         chosen = pool[k:k + per_frame]
@@ -149,10 +147,7 @@ def measure(split: str, bands: list[tuple[int, int]], seed: int = 0,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--split", default="holdout", choices=("holdout", "tune"))
-    parser.add_argument("--bands", default=",".join(f"{a}-{b}" for a, b in BANDS))
-    parser.add_argument("--seed", type=int, default=0)
+    parser = evalset.benchmark_options()
     parser.add_argument("--errors", action="store_true", help="list the wrong names")
     parser.add_argument("--calibrate", action="store_true",
                         help="right/wrong at each confidence threshold (tune split)")
@@ -161,8 +156,7 @@ def main() -> None:
     if not evalset.available():
         print("../shared/vision-eval not found: nothing to measure")
         return
-    bands = [tuple(int(v) for v in b.split("-")) for b in args.bands.split(",")]
-    measure(args.split, bands, args.seed, args.errors, args.calibrate)
+    measure(args.split, args.bands, args.seed, args.errors, args.calibrate)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ ratios, not milliseconds). Tune on the tune split only; report the holdout split
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import time
@@ -33,7 +32,7 @@ os.environ["OMP_THREAD_LIMIT"] = "1"
 import cv2  # noqa: E402
 
 from bench.vision import evalset  # noqa: E402
-from bench.vision.names import BANDS, scenes  # noqa: E402
+from bench.vision.names import scenes  # noqa: E402
 from vision.identity import parse_number, printing, read_number  # noqa: E402
 from vision.names import NameMatcher, base_name, normalise  # noqa: E402
 from vision.ocr import LineReader, Tesseract, read_hit_points, title_band, title_images  # noqa: E402
@@ -113,16 +112,12 @@ def measure(split: str, bands: list[tuple[int, int]], seed: int = 0) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--split", default="holdout", choices=("holdout", "tune"))
-    parser.add_argument("--bands", default=",".join(f"{a}-{b}" for a, b in BANDS))
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = evalset.benchmark_options().parse_args()
     cv2.setNumThreads(1)
     if not evalset.available():
         print("../shared/vision-eval not found: nothing to measure")
         return
-    measure(args.split, [tuple(int(v) for v in b.split("-")) for b in args.bands.split(",")], args.seed)
+    measure(args.split, args.bands, args.seed)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ Prints figures only; nothing here asserts. OpenCV and Tesseract keep to one thre
 each. Finding and tracking are measured on one core (the process pinned to it); the
 ``recognize`` figure uses both cores, as the command does (cards are read by the caller and
 a second reader process, and the finder's segment detector runs beside the rest of finding). The accuracy part
-needs ../shared/vision-eval and is skipped without it.
+needs ../shared/vision-eval and is skipped without it; it lays each split's cards on that split's
+mats (``evalset.MATS``). Figures by table condition: ``bench.vision.conditions``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from vision.recognize import Recognizer  # noqa: E402
 from vision.synthetic import SceneStyle, demo_scene  # noqa: E402
 from vision.tracker import Tracker  # noqa: E402
 
-BUCKETS = ((200, 260), (260, 330), (330, 440))
 #: Passes of ``recognize`` timed per frame for the best-of figure: this virtual
 #: machine's host at times slows a whole run by 10-20%, which moves a single pass's
 #: median as much.
@@ -96,7 +96,8 @@ def _speed(all_cards: list[tuple[str, str]]) -> None:
 def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
     pool = evalset.scans()
     print(f"\nname accuracy on composites of the shared real scans ({split} split, "
-          f"{len(evalset.scans(split))} scans), real playmat frames")
+          f"{len(evalset.scans(split))} scans), on the split's own mats ({', '.join(evalset.MATS[split])}"
+          f"{' and a generated one' if split == 'holdout' else ''})")
     rng = random.Random(1)
     full = NameMatcher(all_cards)
     rec = Recognizer(full)
@@ -107,12 +108,12 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
     best_of: dict[int, list[float]] = {}  # the same, each frame's fastest of REPEATS passes
     ocr_times: list[float] = []
     settle: list[int] = []
-    for lo, hi in BUCKETS:
+    for lo, hi in evalset.BANDS:
         per_frame = 10 if hi <= 330 else 7
         stats = {"deck": [0, 0, 0, 0, 0], "none": [0, 0, 0, 0, 0]}  # n, right, null, wrong, rot
         missed = {"deck": 0, "none": 0}
         for scene, chosen in evalset.frames(split, frames, (lo, hi), per_frame=per_frame,
-                                            seed=lo):
+                                            seed=lo, mats_of_split=True):
             extra = rng.sample(pool, 24)
             deck = [(c.name, c.card_id) for c in chosen + extra]
             deck_matcher = full.with_deck(deck, evalset.hit_points(deck))
