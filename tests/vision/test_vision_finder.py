@@ -10,8 +10,11 @@ import numpy as np
 import pytest
 from vision_scenes import CLEAN, NAMES, scene
 
-from vision import finder
 from vision.finder import FinderConfig, find_cards
+from vision.finding.corners import CORNER_GAP, corner_quads, right_angles
+from vision.finding.quads import side_lengths
+from vision.finding.select import select_cards
+from vision.finding.snap import refine
 from vision.geometry import CARD_ASPECT, iou
 from vision.synthetic import Scene, SceneStyle, compose, render_proxy
 
@@ -136,11 +139,11 @@ def test_a_bigger_quad_the_same_way_round_does_not_replace_a_card():
     # the card (real composites, tune split: IoU 0.56 with it).
     card = np.float32([[100, 100], [240, 100], [240, 200], [100, 200]])
     around = np.float32([[40, 80], [240, 80], [240, 225], [40, 225]])
-    assert [q.tolist() for q in finder._select([(0.97, card), (0.87, around)])] == [card.tolist()]
+    assert [q.tolist() for q in select_cards([(0.97, card), (0.87, around)])] == [card.tolist()]
     # A card's title and picture lie crosswise in it: the whole card replaces them.
     whole = np.float32([[100, 100], [200, 100], [200, 240], [100, 240]])
     upper_part = np.float32([[100, 100], [200, 100], [200, 172], [100, 172]])
-    assert [q.tolist() for q in finder._select([(0.97, upper_part), (0.87, whole)])] == [whole.tolist()]
+    assert [q.tolist() for q in select_cards([(0.97, upper_part), (0.87, whole)])] == [whole.tolist()]
 
 
 def test_quads_are_four_float32_corners_and_the_config_is_honoured():
@@ -172,13 +175,13 @@ def test_a_table_where_half_the_cards_barely_stand_out_keeps_its_card_size(seed)
     assert [_best(quads, c.quad) > 0.85 for c in faint] == [True] * 4
 
 
-@pytest.mark.parametrize("wide_gap, found", [(0.0, False), (finder.CORNER_GAP, True)])
+@pytest.mark.parametrize("wide_gap, found", [(0.0, False), (CORNER_GAP, True)])
 def test_sides_that_stop_short_of_their_corner_make_a_corner_in_the_last_look(wide_gap, found):
     # Two sides of a 100 x 140 card (search pixels) that each stop 10 px before the
     # corner they share: too far for the first look (~5 px), near enough for the last.
     starts = np.float32([[10, 0], [0, 10]])
     ends = np.float32([[100, 0], [0, 140]])
-    quads = finder._corner_quads(finder._corners((starts, ends)), lo=100, hi=200, sizes=[140],
+    quads = corner_quads(right_angles((starts, ends)), lo=100, hi=200, sizes=[140],
                                  wide_gap=wide_gap)
     at_corner = [q for q in quads if np.abs(q - [[0, 0], [0, 140], [100, 140], [100, 0]]).max() < 1
                  or np.abs(q - [[0, 0], [100, 0], [100, 140], [0, 140]]).max() < 1]
@@ -191,13 +194,13 @@ def test_a_side_running_on_past_the_cards_corner_still_makes_a_card_of_the_table
     width = 140 * CARD_ASPECT
     starts = np.float32([[0, 0], [0, 0]])
     ends = np.float32([[width, 0], [0, 200]])
-    corners = finder._corners((starts, ends))
+    corners = right_angles((starts, ends))
     card = np.float32([[0, 0], [width, 0], [width, 140], [0, 140]])
-    quads = finder._corner_quads(corners, lo=100, hi=250, sizes=[140])
+    quads = corner_quads(corners, lo=100, hi=250, sizes=[140])
     assert any(_best([q], card) > 0.99 for q in quads)
     # The last look's smaller cards come from the table's sizes only, not the segments'.
-    smaller = finder._corner_quads(corners, lo=100, hi=250, sizes=[126], own_sizes=False)
-    assert len(smaller) and all(abs(finder._side_lengths(smaller)[1] - 126) < 1)
+    smaller = corner_quads(corners, lo=100, hi=250, sizes=[126], own_sizes=False)
+    assert len(smaller) and all(abs(side_lengths(smaller)[1] - 126) < 1)
 
 
 def test_a_card_does_not_grow_onto_the_edge_of_the_card_above_it():
@@ -208,5 +211,5 @@ def test_a_card_does_not_grow_onto_the_edge_of_the_card_above_it():
     fine[0:144, 100:243] = 205  # the card above it
     card = np.float32([[100, 150], [243, 150], [243, 350], [100, 350]])
     above = np.float32([[100, 0], [243, 0], [243, 144], [100, 144]])
-    refined = finder._refine(fine, np.stack([card, above]), 2.0, FinderConfig())
+    refined = refine(fine, np.stack([card, above]), 2.0, FinderConfig())
     assert np.abs(refined[0] - card).max() <= 1.5

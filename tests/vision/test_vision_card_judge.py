@@ -1,0 +1,89 @@
+"""The card judge: what a found outline holds. A card's back is a face-down card (a
+Prize, the deck), never a card to name; a printed zone outline, an empty sleeve, a deck
+box, a label, dice, damage counters and a coin are no card at all."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from vision_scenes import NAMES, kind
+
+from vision.card_judge import MAX_SKEW, MIN_SIDE_STEP, Kind, judge, looks, skew
+from vision.decoys import BACK, DECOY_KINDS, card_back, decoy
+from vision.names import NameMatcher
+from vision.recognize import CardReading, Recognizer, face_down
+from vision.synthetic import SceneStyle, compose, generated_mat, render_proxy
+
+#: A plain table: the judge is about what lies there, not about hard pictures.
+PLAIN = SceneStyle(height_range=(260, 330), same_size=True, max_tilt_deg=6, jitter_deg=4,
+                   touching=0.0, sleeves=0.0, glare=0.0, blur=(0, 0.4), noise=(0, 2))
+
+
+def _table(faces: list, seed: int):
+    return compose(generated_mat((1920, 1080), seed), faces, PLAIN, seed=seed)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_cards_back_is_face_down_and_a_cards_face_is_a_face(seed):
+    faces = [render_proxy(n, i, kind(n), seed=seed * 10 + k) for k, (n, i) in enumerate(NAMES[:4])]
+    sc = _table(faces + [card_back(seed), card_back(seed + 7)], seed)
+    kinds = {c.name: judge(sc.image, c.quad) for c in sc.cards if c.card_id != BACK}
+    assert kinds == {n: Kind.FACE for n, _ in NAMES[:4]}
+    assert [judge(sc.image, c.quad) for c in sc.cards if c.card_id == BACK] == [Kind.BACK] * 2
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_what_lies_on_a_table_and_is_no_card_is_judged_no_card(seed):
+    # Each thing judged by the card-sized outline around it: a printed zone outline, a
+    # sleeve (back up, or empty and clear) and a deck box are card-shaped themselves.
+    sc = _table([decoy(k, seed) for k in DECOY_KINDS], seed)
+    assert {c.name: judge(sc.image, c.quad) for c in sc.cards} == dict.fromkeys(DECOY_KINDS, Kind.NOT_A_CARD)
+
+
+def test_a_printed_line_around_the_table_is_no_cards_outline_but_a_cards_edge_is():
+    # A zone outline has the table on both sides of its line; a card's border differs
+    # from the table beside it on every side.
+    mat = np.full((600, 600, 3), (60, 110, 60), np.uint8)
+    quad = np.float32([[200, 150], [343, 150], [343, 350], [200, 350]])
+    outline = mat.copy()
+    cv2.polylines(outline, [quad.astype(np.int32)], True, (230, 230, 230), 4)
+    card = mat.copy()
+    cv2.fillConvexPoly(card, quad.astype(np.int32), (200, 200, 205))
+    rng = np.random.default_rng(0)
+    inside = card[160:340, 210:333]
+    inside[:] = rng.integers(0, 255, inside.shape, dtype=np.uint8)  # busy, like printing
+    assert looks(outline, quad).weakest_side < MIN_SIDE_STEP <= looks(card, quad).weakest_side
+
+
+def test_an_outline_far_from_square_is_no_card():
+    # Mat print gives quads that are parallelograms; a card seen by a camera up to 20°
+    # off vertical keeps its corners near square.
+    sc = _table([render_proxy("Ralts", "sv1-84", seed=2)], 2)
+    card = sc.cards[0].quad
+    along = (card[1] - card[0]) * 0.35  # top corners one way along the top, bottom ones the other
+    sheared = card + np.stack([along, along, -along, -along])
+    assert judge(sc.image, card) is Kind.FACE
+    assert skew(sheared) > MAX_SKEW and judge(sc.image, sheared) is Kind.NOT_A_CARD
+
+
+def test_a_face_down_card_is_reported_with_no_name_and_faces_keep_their_keys():
+    quad = np.float32([[100, 100], [100, 300], [243, 300], [243, 100]])  # lying as found
+    back = face_down(quad).to_json()
+    assert back["face_down"] is True and back["name"] is None and back["id"] is None
+    assert back["rotation"] in (0, 180)  # a short side first: no end of a back is its top
+    face = CardReading(quad, 0, "Ralts", "sv1-84", 0.97).to_json()
+    assert set(face) == {"name", "id", "confidence", "quad", "rotation"}  # SPEC §2, unchanged
+
+
+def test_recognize_reports_backs_face_down_and_nothing_for_what_is_no_card():
+    names = NAMES[:3]
+    faces = [render_proxy(n, i, kind(n), seed=k) for k, (n, i) in enumerate(names)]
+    props = [card_back(3), decoy("zone", 4), decoy("sleeve", 5), decoy("deck_box", 6)]
+    sc = _table(faces + props, 3)
+    readings = Recognizer(NameMatcher(list(NAMES)), by_text=False).recognize(sc.image)
+    assert sorted(r.name for r in readings if not r.face_down) == sorted(n for n, _ in names)
+    down = [r for r in readings if r.face_down]
+    assert len(down) == 1 and down[0].name is None
+    back = next(c for c in sc.cards if c.card_id == BACK)
+    assert np.abs(np.sort(down[0].quad, axis=0) - np.sort(back.quad, axis=0)).max() < 0.05 * back.height_px

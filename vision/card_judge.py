@@ -1,0 +1,260 @@
+"""What a found outline holds: a card's face, a card's back, or no card at all.
+
+The finder outlines anything card-shaped with an edge around it, and a table has many
+such things that are not cards: the mat's printed zone outlines (a card's size, with the
+mat inside), an empty sleeve, a deck box, labels, dice and tokens beside one another.
+One judge tells them apart by what every printed card has and none of them does, read
+from the outline straightened to a small card (``SIZE``) with a ring of the table
+around it (``Looks``):
+
+- **a rectangle** (``skew``): seen by a camera up to 20° off vertical, a card's corners
+  stay near square; a quad of the mat's print often does not.
+- **an edge all round** (``weakest_side``). A card is an object: along every side the
+  colour just inside it (its border, a sleeve's rim) differs from the table just
+  outside. A printed line (a zone outline, a clear sleeve's rim) has the table on both
+  sides of it.
+- **a printed inside** (``busy``, ``flat``). A card's face is busy all over (a title
+  line and HP above, a picture, lines of text below), and so is its back; a deck box, a
+  sleeve's back or a printed panel is one flat colour over most of it.
+- **an inside unlike the table** (``table_inside``). A zone outline or an empty sleeve
+  shows the mat inside its rim: the colours inside are those around it.
+- **a back's colour layout** (``blue``, ``ball``), for what passed the three: a card's
+  back is blue all over, with a ball in the middle, red on one side of its middle line
+  and white on the other. No face is that blue around such a ball.
+
+A face-down card (a Prize, the deck) is thus a card to count but not one to read. The
+thresholds were set on the tune split's scans on mats table1-3 and our proxies on
+generated mats (``bench.vision.finder``), with the project's own back and things
+(``vision.decoys``); real backs in a binder photo (measurement only) are blue over 0.78-0.86
+of their field, faces there at most 0.26.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+import cv2
+import numpy as np
+
+#: The straightened card, in pixels (width, height): a card's title line is still ~4 px
+#: tall there, its text lines ~2 px.
+SIZE = (40, 56)
+#: The ring of table around it, in those pixels.
+RING = 8
+#: Outlines are straightened from a copy of the frame halved until it is shorter than
+#: twice this along its longest side (960 px for a 1080p frame: a card of 140 px is 70 px
+#: tall there, and ``straighten`` averages it down to ``SIZE`` from twice that size).
+JUDGE_LONG = 800
+#: Detail cells: the card is cut into this grid (columns, rows) ...
+GRID = (4, 6)
+#: ... and a cell has detail when its mean gradient (Sobel / 4 on brightness and colour,
+#: 0..255) reaches this.
+DETAIL = 6.0
+
+
+class Kind(Enum):
+    """What an outline holds."""
+
+    FACE = "face"
+    BACK = "back"
+    NOT_A_CARD = "not a card"
+
+
+@dataclass(frozen=True)
+class Looks:
+    """The judge's view of one outline (see the module's docstring)."""
+
+    busy: float
+    flat: float
+    table_inside: float
+    weakest_side: float
+    blue: float
+    ball: float
+    #: The outline's worst corner's departure from a right angle, in degrees.
+    skew: float = 0.0
+
+
+#: A card is a rectangle: a camera up to 20° off vertical keeps its corners within
+#: this many degrees of square (tune split: faces at most 12.4°, a real phone photo of a
+#: binder page 13.8°; quads of the mat's print 19-22°).
+MAX_SKEW = 16.0
+#: A card's outline is an edge on every side: the colour inside it differs from the
+#: table's outside by at least this (Lab distance, L + a + b) along each side. A printed
+#: line (a zone outline, a sleeve's rim) has the table on both sides of it. (Tune split:
+#: faces' weakest side 16 and more, things that are not cards ~2, clear sleeves 12-38; a
+#: real back in a binder's pocket, whose sides are the pocket's, 11.5.)
+MIN_SIDE_STEP = 10.0
+#: The strips compared across a side, from and to this depth (straightened pixels).
+SIDE_STRIP = (3, 6)
+#: A card is busy in at least this share of its cells (tune split: faces 0.62 and more;
+#: our plainest proxies, a flat art box and three text lines, 0.54; deck boxes and
+#: sleeves' backs 0.0-0.4, and flat besides).
+MIN_BUSY = 0.4
+#: An inside whose colours the table around has more than this share of is the table
+#: seen through an outline (tune split: faces at most 0.6, 95% of them under 0.34; the
+#: table inside a zone outline, around dice or tokens, 0.62-0.8).
+MAX_TABLE_INSIDE = 0.6
+#: A back: blue over this share of the card around its middle (tune split: our backs
+#: 0.77-1.0, faces 95% under 0.57), and a ball in the middle.
+BACK_BLUE = 0.7
+BACK_BALL = 0.5
+#: The ball: at least this share of one half of the middle red, and this share of the
+#: other white.
+BALL_RED = 0.1
+BALL_WHITE = 0.15
+#: A pixel is flat within this Lab distance (sum over L, a, b) of the inside's median,
+#: and a card is flat over at most this share of its inside (tune split: faces at most
+#: 0.71, deck boxes and sleeves' backs 0.85-1.0).
+FLAT_STEP = 18
+MAX_FLAT = 0.75
+
+
+def straighten(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The outline ``quad`` of ``frame`` as an upright card of ``SIZE`` with ``RING``
+    pixels of the table around it (BGR). It is warped at twice the size and halved, so
+    a card of 400 px is averaged rather than sampled."""
+    w, h = SIZE
+    q = np.asarray(quad, np.float32)
+    sides = np.linalg.norm(q[[1, 2, 3, 0]] - q, axis=1)
+    if sides[0] + sides[2] > sides[1] + sides[3]:  # a long side first: turn it a quarter
+        q = q[[1, 2, 3, 0]]
+    target = np.float32([[RING, RING], [RING + w, RING], [RING + w, RING + h], [RING, RING + h]]) * 2
+    m = cv2.getPerspectiveTransform(q, target)
+    big = cv2.warpPerspective(frame, m, ((w + 2 * RING) * 2, (h + 2 * RING) * 2),
+                              flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.resize(big, (w + 2 * RING, h + 2 * RING), interpolation=cv2.INTER_AREA)
+
+
+def looks(frame: np.ndarray, quad: np.ndarray) -> Looks:
+    """What the judge reads from the outline ``quad`` of ``frame``."""
+    return replace(looks_all(straighten(frame, quad)[None])[0], skew=skew(quad))
+
+
+def skew(quad: np.ndarray) -> float:
+    """How far the worst corner of ``quad`` is from a right angle, in degrees."""
+    q = np.asarray(quad, np.float64)
+    before, after = q[[3, 0, 1, 2]] - q, q[[1, 2, 3, 0]] - q
+    cosine = (before * after).sum(axis=1) / np.maximum(
+        np.linalg.norm(before, axis=1) * np.linalg.norm(after, axis=1), 1e-9)
+    return float(np.degrees(np.arcsin(np.abs(np.clip(cosine, -1, 1)))).max())
+
+
+def looks_all(cards: np.ndarray) -> list[Looks]:
+    """What the judge reads from outlines straightened by ``straighten`` (N, rows,
+    columns, 3), all at once: a frame's dozen outlines cost little more than one."""
+    n, rows, cols = cards.shape[:3]
+    w, h, r = *SIZE, RING
+    # One tall picture of them all for OpenCV; the ring around each keeps a card's
+    # gradient apart from its neighbour's.
+    lab = cv2.cvtColor(cards.reshape(n * rows, cols, 3), cv2.COLOR_BGR2LAB)
+    gx = np.abs(cv2.Sobel(lab, cv2.CV_16S, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(lab, cv2.CV_16S, 0, 1, ksize=3))
+    lab = lab.reshape(n, rows, cols, 3)
+    # Detail per cell, inside the card's own outline (its edge is no detail): the
+    # largest gradient of L, a and b (Sobel / 4, as the finder's), averaged per cell.
+    g = gx + gy
+    # (Channels are taken apart: numpy reduces a last axis of three slowly.)
+    grad = np.maximum(np.maximum(g[..., 0], g[..., 1]), g[..., 2])
+    grad = grad.reshape(n, rows, cols)[:, r + 2:r + h - 2, r + 2:r + w - 2]
+    (gc, gr), (ch, cw) = GRID, ((h - 4) // GRID[1], (w - 4) // GRID[0])
+    cells = grad[:, :gr * ch, :gc * cw].reshape(n, gr, ch, gc, cw).mean(axis=(2, 4)) / 4
+    busy = (cells >= DETAIL).mean(axis=(1, 2))
+    inside = lab[:, r + h // 8:r + h - h // 8, r + w // 8:r + w - w // 8].reshape(n, -1, 3)
+    centre = np.median(inside, axis=1).astype(np.int16)
+    off = np.abs(inside.astype(np.int16) - centre[:, None])
+    flat = (off[..., 0] + off[..., 1] + off[..., 2] <= FLAT_STEP).mean(axis=1)
+    table_inside = np.minimum(_histograms(inside), _histograms(lab[:, _RING_MASK])).sum(axis=1)
+    hsv = cv2.cvtColor(cards.reshape(n * rows, cols, 3), cv2.COLOR_BGR2HSV).reshape(n, rows, cols, 3)
+    hsv = hsv[:, r:r + h, r:r + w]
+    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    blue = ((hue >= 90) & (hue <= 130) & (sat >= 50) & (val >= 40))[:, ~_MIDDLE].mean(axis=1)
+    # The ball is red on one side of the card's middle line and white on the other
+    # (which side depends on which end of the card is up).
+    red = ((hue <= 10) | (hue >= 160)) & (sat >= 60) & (val >= 60)
+    white = (sat <= 70) & (val >= 160)
+    upper, lower, across = _BALL
+
+    def share(px: np.ndarray, part: slice) -> np.ndarray:
+        return px[:, part, across].mean(axis=(1, 2))
+
+    ball = np.minimum(1.0, np.maximum(
+        np.minimum(share(red, upper) / BALL_RED, share(white, lower) / BALL_WHITE),
+        np.minimum(share(red, lower) / BALL_RED, share(white, upper) / BALL_WHITE)))
+    side = _weakest_sides(lab)
+    return [Looks(*(float(v) for v in values))
+            for values in zip(busy, flat, table_inside, side, blue, ball, strict=True)]
+
+
+def _weakest_sides(lab: np.ndarray) -> np.ndarray:
+    """Per straightened card (``lab``: N, rows, columns, 3), the least step in colour
+    across any of its sides: per side, the median over its length of the Lab distance
+    between a strip just inside it and one just outside (``SIDE_STRIP`` pixels deep,
+    past the outline itself)."""
+    w, h, r = *SIZE, RING
+    d0, d1 = SIDE_STRIP
+    lab = lab.astype(np.float32)
+    along_x, along_y = slice(r + 3, r + w - 3), slice(r + 3, r + h - 3)
+    pairs = ((lab[:, r + d0:r + d1, along_x].mean(axis=1), lab[:, r - d1:r - d0, along_x].mean(axis=1)),
+             (lab[:, r + h - d1:r + h - d0, along_x].mean(axis=1), lab[:, r + h + d0:r + h + d1, along_x].mean(axis=1)),
+             (lab[:, along_y, r + d0:r + d1].mean(axis=2), lab[:, along_y, r - d1:r - d0].mean(axis=2)),
+             (lab[:, along_y, r + w - d1:r + w - d0].mean(axis=2), lab[:, along_y, r + w + d0:r + w + d1].mean(axis=2)))
+    steps = []
+    for inside, outside in pairs:
+        step = np.abs(inside - outside)
+        steps.append(np.median(step[..., 0] + step[..., 1] + step[..., 2], axis=1))
+    return np.min(steps, axis=0)
+
+
+def _masks() -> tuple[np.ndarray, np.ndarray, tuple[slice, slice, slice]]:
+    """Where the table is around a straightened card, where its middle is, and the
+    halves of the middle the ball lies in (upper rows, lower rows, columns)."""
+    w, h = SIZE
+    ring = np.ones((h + 2 * RING, w + 2 * RING), bool)
+    ring[RING - 2:RING + h + 2, RING - 2:RING + w + 2] = False
+    top, bottom, left, right = int(h * 0.35), int(h * 0.65), int(w * 0.25), int(w * 0.75)
+    middle = np.zeros((h, w), bool)
+    middle[top:bottom, left:right] = True
+    return ring, middle, (slice(top, h // 2), slice(h // 2, bottom), slice(left, right))
+
+
+_RING_MASK, _MIDDLE, _BALL = _masks()
+
+
+def _histograms(px: np.ndarray) -> np.ndarray:
+    """Per card, the share of its pixels (``px``: N, M, 3 Lab) in each coarse colour bin
+    (8 per channel): two cards' shared colours are the sum of the lesser shares."""
+    n, m = px.shape[:2]
+    bins = (px >> 5).astype(np.int32)
+    index = (bins[..., 0] * 64 + bins[..., 1] * 8 + bins[..., 2]) + 512 * np.arange(n)[:, None]
+    return np.bincount(index.ravel(), minlength=512 * n).reshape(n, 512) / m
+
+
+def judge(frame: np.ndarray, quad: np.ndarray) -> Kind:
+    """What the outline ``quad`` of ``frame`` holds."""
+    return judge_all(frame, [quad])[0]
+
+
+def judge_all(frame: np.ndarray, quads: list[np.ndarray]) -> list[Kind]:
+    """What each outline of ``quads`` in ``frame`` holds. A big frame is halved first
+    (once for all outlines; see ``JUDGE_LONG``)."""
+    if not len(quads):
+        return []
+    scale = 1.0
+    while max(frame.shape[:2]) >= 2 * JUDGE_LONG:
+        # Halving is OpenCV's fast path of an area resize (~1 ms for 1080p, where a
+        # resize by 1/3 took ~3.5 ms).
+        frame = cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        scale *= 0.5
+    cards = np.stack([straighten(frame, np.asarray(q, np.float32) * scale) for q in quads])
+    return [kind_of(replace(seen, skew=skew(q))) for seen, q in zip(looks_all(cards), quads, strict=True)]
+
+
+def kind_of(seen: Looks) -> Kind:
+    """The kind an outline's ``Looks`` say it is."""
+    if (seen.skew > MAX_SKEW or seen.busy < MIN_BUSY or seen.flat > MAX_FLAT
+            or seen.table_inside > MAX_TABLE_INSIDE or seen.weakest_side < MIN_SIDE_STEP):
+        return Kind.NOT_A_CARD
+    if seen.blue >= BACK_BLUE and seen.ball >= BACK_BALL:
+        return Kind.BACK
+    return Kind.FACE
