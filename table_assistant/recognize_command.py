@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 from assistant.quoting import quote
 
 if TYPE_CHECKING:
+    from assistant.catalog import Catalog
     from vision.names import NameMatcher
 
 
@@ -34,6 +35,8 @@ class Candidates:
     hit_points: dict[str, set[int]] = field(default_factory=dict)
     #: False when a deck list could not be read (reported on stderr).
     ok: bool = True
+    #: The card catalog the names came from, asked for one name's HP at a time.
+    catalog: Catalog | None = field(default=None, repr=False, compare=False)
 
     def matcher(self) -> NameMatcher:
         """Vision's name matcher for these candidates (vision is loaded only when a
@@ -41,6 +44,14 @@ class Candidates:
         from vision.names import NameMatcher
 
         return NameMatcher(self.cards, self.deck, self.hit_points)
+
+    def printed_hit_points(self, name: str) -> set[int]:
+        """Every HP ``name`` is printed with: when a photo's title reads as a name and its
+        twin with a suffix logo (Krookodile, Krookodile ex), the HP beside it tells them
+        apart (``vision.text_finder``)."""
+        if self.catalog is None:
+            return set()
+        return {card.hp for card in self.catalog.by_name(name) if card.hp is not None}
 
     def hint(self, names_in_play: Iterable[str | None]) -> tuple[str, ...]:
         """The deck cards that evolve from a Pokémon in play, sorted."""
@@ -56,7 +67,7 @@ def candidate_names(deck_files: list[str], err: TextIO) -> Candidates:
 
     catalog = default_catalog()
     cards = catalog.all_names()
-    found = Candidates(cards)
+    found = Candidates(cards, catalog=catalog)
     if deck_files:
         from assistant.decks import NotADeckList, catalog_resolver, read_deck_file
         from table_assistant.deck_command import read_error
@@ -109,7 +120,7 @@ def recognize(images: list[str], deck_files: list[str], as_json: bool, out: Text
     except ImportError as error:
         print(f"recognize: --ocr {ocr} cannot load: {error} (pip install rapidocr onnxruntime)", file=err)
         return 2
-    recognizer = Recognizer(candidates.matcher(), engine=engine)
+    recognizer = Recognizer(candidates.matcher(), engine=engine, hit_points_of=candidates.printed_hit_points)
     status = 0
     for path, refused in image_paths(images):  # a folder stands for its images
         try:
@@ -132,7 +143,7 @@ def recognize(images: list[str], deck_files: list[str], as_json: bool, out: Text
             out.write(f"{path}: {len(readings)} card(s), {ms:.0f} ms\n")
             for r in readings:
                 centre = r.quad.mean(axis=0)
-                label = r.name if r.name is not None else "(not sure)"
+                label = "(face down)" if r.face_down else r.name if r.name is not None else "(not sure)"
                 out.write(f"  {label:<32} {r.card_id or '-':<12} conf {r.confidence:.2f} "
                           f"rot {r.rotation:>3} at ({centre[0]:.0f}, {centre[1]:.0f})\n")
         out.flush()

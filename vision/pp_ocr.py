@@ -41,20 +41,26 @@ RUNNERS_UP, LEAST_SHARE = 5, 1e-4
 MODEL = "PP-OCRv6_rec_small.onnx"
 
 
-@cache
-def _model() -> tuple[object, np.ndarray, list[str]]:
-    """The onnxruntime session (one thread: the frame's cards are already read on both
-    cores), the model's output columns that are allowed (blank, Latin, space), and
-    their characters ("" for blank)."""
+def wheel_session(model: str) -> object:
+    """An onnxruntime session of ``model``, a file the rapidocr wheel ships, on one thread
+    (the frame's cards are already read on both cores). ImportError when it is not
+    installed."""
     import onnxruntime as ort
 
-    path = resources.files("rapidocr") / "models" / MODEL
+    path = resources.files("rapidocr") / "models" / model
     if not path.is_file():
-        raise ImportError(f"PP-OCR's model {MODEL} is not in the installed rapidocr package")
+        raise ImportError(f"PP-OCR's model {model} is not in the installed rapidocr package")
     options = ort.SessionOptions()
     options.intra_op_num_threads = options.inter_op_num_threads = 1
     options.log_severity_level = 3
-    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+@cache
+def _model() -> tuple[object, np.ndarray, list[str]]:
+    """The recognizer's session, the model's output columns that are allowed (blank,
+    Latin, space), and their characters ("" for blank)."""
+    session = wheel_session(MODEL)
     alphabet = ["", *session.get_modelmeta().custom_metadata_map["character"].splitlines(), " "]
     allowed = [i for i, ch in enumerate(alphabet) if i == 0 or ch == " " or (len(ch) == 1 and ch in LATIN)]
     return session, np.array(allowed), [alphabet[i] for i in allowed]

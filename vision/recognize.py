@@ -15,19 +15,22 @@ off.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
+from vision.card_judge import Kind, judge_all
 from vision.finder import FinderConfig, find_cards, finish_cards
-from vision.geometry import region_quad, rotation_of, turn_180
+from vision.geometry import portrait, region_quad, rotation_of, turn_180
 from vision.identity import printing, read_number
 from vision.layout import lean as layout_lean
 from vision.names import ACCEPT, NameMatch, NameMatcher
 from vision.ocr import LineRead, LineReader, Tesseract, read_hit_points, title_band, title_reads
 from vision.pp_ocr import PPOCR, learned_or
 from vision.second_reader import FrameShare, SecondReader
+from vision.text_finder import TextFinder, merged, unexplained
+from vision.text_finder import available as text_finder_available
 
 #: Most OCR calls on one end (its likeliest line first; its other window, a fixed crop,
 #: second rows and light text follow). Six since the Trainer row's fixed crop went: the
@@ -76,7 +79,9 @@ SECOND_READER = True
 
 @dataclass
 class CardReading:
-    """One card in one frame. ``quad`` is in printed order (SPEC §2)."""
+    """One card in one frame. ``quad`` is in printed order (SPEC §2). A ``face_down``
+    card (a Prize, the deck: ``vision.card_judge``) is a card with no name to read; its
+    ``quad`` has a short side first, as no end of a back is its top."""
 
     quad: np.ndarray
     rotation: int
@@ -84,15 +89,33 @@ class CardReading:
     card_id: str | None
     confidence: float
     text: str = ""
+    face_down: bool = False
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "name": self.name,
             "id": self.card_id,
             "confidence": round(float(self.confidence), 3),
             "quad": [[int(round(x)), int(round(y))] for x, y in self.quad],
             "rotation": self.rotation,
         }
+        if self.face_down:  # only added: SPEC §2's keys stay as they are for faces
+            out["face_down"] = True
+        return out
+
+
+def face_down(quad: np.ndarray) -> CardReading:
+    """The face-down card at ``quad``: no name, and sure it is a back."""
+    quad = portrait(np.asarray(quad, np.float32))
+    return CardReading(quad, rotation_of(quad), None, None, 1.0, face_down=True)
+
+
+def judged(frame: np.ndarray, quads: list[np.ndarray]) -> tuple[list[np.ndarray], list[CardReading]]:
+    """The finder's ``quads`` sorted by what they hold (``vision.card_judge``): the card
+    faces to read, and the face-down cards; things that are not cards are left out."""
+    kinds = judge_all(frame, quads)
+    return ([q for q, kind in zip(quads, kinds, strict=True) if kind is Kind.FACE],
+            [face_down(q) for q, kind in zip(quads, kinds, strict=True) if kind is Kind.BACK])
 
 
 class _End:
@@ -167,13 +190,18 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
         beyond.read(matcher, hint, SHIFTED_READS)
         if beyond.named:
             top, match = likely, beyond.match
-    match = matcher.decide(match)
+    return identified(engine, matcher, frame, top.quad, matcher.decide(match))
+
+
+def identified(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad: np.ndarray,
+               match: NameMatch) -> CardReading:
+    """The card at ``quad`` (printed order) named by ``match``, with its id: the
+    collector number tells a name printed more than once which printing it is."""
     card_id = match.card_id
     if match.name is not None and card_id is None:  # a name printed more than once
-        number = read_number(learned_or(engine), frame, top.quad)
+        number = read_number(learned_or(engine), frame, quad)
         card_id = printing(matcher.printings(match.name), number)
-    return CardReading(top.quad, rotation_of(top.quad), match.name, card_id,
-                       match.confidence, match.text)
+    return CardReading(quad, rotation_of(quad), match.name, card_id, match.confidence, match.text)
 
 
 def finish_and_judge(frame: np.ndarray, found: np.ndarray, finder: FinderConfig
@@ -248,29 +276,55 @@ class Recognizer:
     """Finds and names the cards of single frames."""
 
     def __init__(self, matcher: NameMatcher, finder: FinderConfig | None = None,
-                 engine: LineReader | None = None) -> None:
+                 engine: LineReader | None = None, by_text: bool = True,
+                 hit_points_of: Callable[[str], Collection[int]] | None = None) -> None:
+        """``by_text``: a frame the outlines leave unexplained is searched for cards by
+        their titles (``vision.text_finder``; needs PP-OCR's models). ``hit_points_of``:
+        the HP a name is printed with, which there tells a name from its suffixed twin."""
         self.matcher = matcher
+        self.hit_points_of = hit_points_of
         self.finder = finder or FinderConfig()
         self.engine = engine or Tesseract()
+        self.by_text = by_text and text_finder_available()
 
     def find(self, frame: np.ndarray) -> list[np.ndarray]:
-        return find_cards(frame, self.finder)
+        """The card faces of ``frame`` to read: not the backs, nor what is no card."""
+        return judged(frame, find_cards(frame, self.finder))[0]
 
-    def read(self, frame: np.ndarray, quad: np.ndarray, hint: tuple[str, ...] = ()
-             ) -> CardReading | None:
+    def read(self, frame: np.ndarray, quad: np.ndarray, hint: tuple[str, ...] = (),
+             engine: LineReader | None = None) -> CardReading | None:
         """Name the card at ``quad`` (either way up) and turn ``quad`` upright. None when
-        neither end has a line of letters: not a card, or not one to read."""
+        neither end has a line of letters: not a card, or not one to read. ``engine``:
+        another line reader than the recognizer's own (the tracker's second opinion)."""
         quad = np.asarray(quad, dtype=np.float32)
-        return read_card(self.engine, self.matcher, frame, quad, hint, layout_lean(frame, quad))
+        return read_card(engine or self.engine, self.matcher, frame, quad, hint, layout_lean(frame, quad))
 
     def recognize(self, frame: np.ndarray, hint: tuple[str, ...] = ()) -> list[CardReading]:
+        """The cards of ``frame``, found by their outlines; when those leave the frame
+        unexplained (``vision.text_finder.unexplained``), by their titles too."""
+        readings = self._outlined(frame, hint)
+        faces = [r.name for r in readings if not r.face_down]
+        if not self.by_text or (readings and not faces) or not unexplained(faces):
+            return readings
+        # A face-down card is explained as a named one is: there is no title on it to find.
+        named = [r for r in readings if r.name is not None or r.face_down]
+        unnamed = [r for r in readings if r.name is None and not r.face_down]
+        found = TextFinder(self.matcher, PPOCR(), self.hit_points_of).explain(frame, [r.quad for r in unnamed], hint)
+        kept, new = merged([r.quad for r in named], [r.quad for r in unnamed], found)
+        keep = {id(r) for r in named} | {id(unnamed[i]) for i in kept}
+        return ([r for r in readings if id(r) in keep]
+                + [identified(self.engine, self.matcher, frame, card.quad, card.match) for card in new])
+
+    def _outlined(self, frame: np.ndarray, hint: tuple[str, ...]) -> list[CardReading]:
+        """The cards the finder outlines, read (on two cores: see ``SECOND_READER``)."""
         if not SECOND_READER:
-            quads = [np.asarray(q, dtype=np.float32) for q in self.find(frame)]
-            return [r for q in quads if (r := self.read(frame, q, hint)) is not None]
+            quads, backs = judged(frame, [np.asarray(q, dtype=np.float32) for q in find_cards(frame, self.finder)])
+            return [r for q in quads if (r := self.read(frame, q, hint)) is not None] + backs
         with second_reader(type(self.engine)).sharing(frame) as share:
-            judged = _JudgedAhead(share, self.finder)
-            quads = [np.asarray(q, dtype=np.float32) for q in find_cards(frame, self.finder, judged)]
-            leans = judged.leans(frame, quads)
+            ahead = _JudgedAhead(share, self.finder)
+            quads, backs = judged(frame, [np.asarray(q, dtype=np.float32)
+                                          for q in find_cards(frame, self.finder, ahead)])
+            leans = ahead.leans(frame, quads)
             # The cards whose way up the layout is least sure of go first: they are the
             # ones that may read both ends, and one of them started last kept one core
             # busy after the other had finished (holdout frames: 126 -> 100 ms median for
@@ -280,7 +334,7 @@ class Recognizer:
             done = share.read_all([(quads[i], hint, leans[i]) for i in first], self.matcher, self.engine,
                                   keep=(self.matcher.all,))
         by_index = dict(zip(first, done, strict=True))
-        return [r for i in range(len(quads)) if (r := by_index[i]) is not None]
+        return [r for i in range(len(quads)) if (r := by_index[i]) is not None] + backs
 
     def warm_up(self, timeout: float = 10.0) -> bool:
         """Start the second reader and wait until it answers (benchmarks do, so their first

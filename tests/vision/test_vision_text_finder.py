@@ -1,0 +1,169 @@
+"""Finding a card from its text (``vision.text_finder``): phone photos where one card fills
+the frame or is held in a hand, a binder page, a small card on a table frame. Every image
+is rendered here from our own proxy cards."""
+
+from __future__ import annotations
+
+import io
+import socket
+from dataclasses import replace
+from importlib import resources
+
+import cv2
+import numpy as np
+import pytest
+from vision_scenes import CLEAN, NAMES, kind
+
+from vision import text_detect, text_finder
+from vision.geometry import CARD_ASPECT, card_height, rotation_of
+from vision.names import NameMatcher
+from vision.recognize import Recognizer
+from vision.synthetic import compose, generated_mat, render_proxy
+from vision.synthetic_photos import binder_page, filling_photo, scaled
+from vision.text_finder import card_frame, hit_points_mark, merged, unexplained
+
+pytestmark = pytest.mark.skipif(not text_finder.available(), reason="rapidocr/onnxruntime not installed")
+
+#: Nine names no two of which read alike (Miraidon / Miraidon ex would: the suffix is a logo).
+BINDER = ["Charmander", "Pikachu", "Ralts", "Kirlia", "Gardevoir ex", "Flittle", "Espathra",
+          "Skwovet", "Greedent"]
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer(NameMatcher(NAMES))
+
+
+def _named(readings) -> list[str]:
+    return [r.name for r in readings if r.name is not None]
+
+
+def test_the_detector_ships_in_the_package_and_finds_lines_offline(monkeypatch):
+    assert (resources.files("rapidocr") / "models" / text_detect.MODEL).is_file()
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("PP-OCR's detector tried to reach the network")
+
+    monkeypatch.setattr(socket, "socket", no_network)
+    text_detect._session.cache_clear()
+    image = np.full((200, 500, 3), 235, np.uint8)
+    cv2.putText(image, "Pikachu", (60, 120), cv2.FONT_HERSHEY_DUPLEX, 2.0, (20, 20, 20), 3, cv2.LINE_AA)
+    (line,) = text_detect.detect(image)
+    centre = line.corners.mean(axis=0)
+    assert 150 < centre[0] < 260 and 80 < centre[1] < 120
+    assert line.length > 3 * line.thickness  # read along the line, left to right
+    assert line.corners[1][0] > line.corners[0][0]
+
+
+def test_the_hp_mark_is_a_figure_at_the_end_of_a_strip():
+    assert hit_points_mark("HP 70") == "70"
+    assert hit_points_mark("Gardevoir ex HP 310") == "310"
+    assert hit_points_mark("Hr40") == "40"  # a misread "HP" is still the mark
+    assert hit_points_mark("-130") == "130"
+    assert hit_points_mark("Charmander") is None
+    assert hit_points_mark("30 damage to each Benched Pokemon") is None
+    assert hit_points_mark("Copycat swsh7-222") is None  # a label's card id, not an HP
+
+
+@pytest.mark.parametrize("turn", [0, 90, 180, 270])
+def test_the_card_frame_follows_from_its_title_strip(turn):
+    """A 400 × 560 px card at (100, 50): its title box and its strip's end give back the
+    card, whichever way it is turned."""
+    w, h = 400.0, 400.0 / CARD_ASPECT
+    title = np.float32([[0.182 * w, 0.035 * h], [0.5 * w, 0.035 * h], [0.5 * w, 0.083 * h],
+                        [0.182 * w, 0.083 * h]])
+    end = np.float32([0.889 * w, 0.059 * h])
+    card = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    a = np.radians(turn)
+    rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+
+    def place(p):
+        return p @ rot.T + np.float32([100, 50])
+
+    frame = card_frame(place(title), place(end))
+    assert frame is not None
+    assert np.abs(frame - place(card)).max() < 1.0
+    assert rotation_of(frame) == turn
+    # A strip as thick as a fifth of the card is no title's.
+    assert card_frame(place(title * np.float32([1, 3])), place(end)) is None
+
+
+def test_a_frame_is_unexplained_when_few_of_its_outlines_are_named():
+    assert unexplained([])
+    assert unexplained([None, None])
+    assert unexplained(["Pikachu", None, None])
+    assert not unexplained(["Pikachu", "Ralts", None])
+    assert not unexplained(["Pikachu"] * 9 + [None])
+
+
+def test_an_outline_on_a_card_found_by_text_gives_way_to_it():
+    card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    picture = np.float32([[10, 15], [90, 15], [90, 65], [10, 65]])
+    elsewhere = card + 500
+    named_card = card + 1000
+    found = [text_finder.TextCard(card, None), text_finder.TextCard(named_card, None)]
+    kept, new = merged([named_card], [picture, elsewhere], found)
+    assert kept == [1] and [c.quad.tolist() for c in new] == [card.tolist()]
+
+
+def test_without_deck_lists_the_hp_beside_a_title_parts_a_name_from_its_suffixed_twin():
+    cards = [("Krookodile", "sv1-117"), ("Krookodile ex", "xx-1"), ("Krookodile-EX", "bw5-1"),
+             ("Pikachu", "sv4pt5-131")]
+    matcher = NameMatcher(cards)
+    assert matcher.decide(matcher.match(["Krookodile"])).name is None  # the title alone cannot
+    printed = {"Krookodile": {140, 170}, "Krookodile ex": {310}, "Krookodile-EX": {180}, "Pikachu": {60}}
+    finder = text_finder.TextFinder(matcher, reader=None, hit_points_of=lambda name: printed[name])
+    assert finder._by_hit_points("Krookodile", "170").name == "Krookodile"
+    assert finder._by_hit_points("Krookodile", "310").name == "Krookodile ex"
+    assert finder._by_hit_points("Krookodile", "180").name == "Krookodile-EX"
+    assert finder._by_hit_points("Krookodile", "120") is None  # neither is printed so
+    assert finder._by_hit_points("Krookodlle", "60") is None  # Pikachu's HP, another name
+    assert text_finder.TextFinder(matcher, reader=None)._by_hit_points("Krookodile", "170") is None
+
+
+def test_the_recognize_command_gives_vision_the_hp_a_name_is_printed_with():
+    from assistant.catalog import default_catalog
+    from table_assistant.recognize_command import Candidates, candidate_names
+
+    card = next(c for c in default_catalog().embedded if c.hp is not None)
+    assert card.hp in candidate_names([], io.StringIO()).printed_hit_points(card.name)
+    assert Candidates([]).printed_hit_points(card.name) == set()  # no catalog: nothing known
+
+
+@pytest.mark.parametrize("height", [1080, 600, 400])
+@pytest.mark.parametrize("held", [False, True], ids=["edges cut off", "held in a hand"])
+def test_a_card_filling_a_phone_photo_is_named(recognizer, held, height):
+    face = render_proxy("Gardevoir ex" if held else "Charmander", seed=4, hp=130)
+    photo = scaled(filling_photo(face, seed=2, held=held), height)
+    readings = recognizer.recognize(photo.image)
+    assert _named(readings) == [face.name]
+    found = next(r for r in readings if r.name)
+    truth = photo.cards[0].quad
+    assert np.linalg.norm(found.quad.mean(axis=0) - truth.mean(axis=0)) < 0.08 * card_height(truth)
+    assert abs(card_height(found.quad) / card_height(truth) - 1) < 0.1
+    assert found.rotation == 0
+
+
+def test_a_binder_page_gives_its_nine_cards_and_nothing_else(recognizer):
+    faces = [render_proxy(name, seed=k, hp=60 + 10 * k) for k, name in enumerate(BINDER)]
+    page = scaled(binder_page(faces, seed=5), 1080)
+    readings = recognizer.recognize(page.image)
+    assert sorted(r.name or "(not named)" for r in readings) == sorted(BINDER)
+    for card in page.cards:
+        reading = next(r for r in readings if r.name == card.name)
+        assert np.linalg.norm(reading.quad.mean(axis=0) - card.quad.mean(axis=0)) < 0.1 * card.height_px
+
+
+def test_a_small_card_on_a_table_frame_is_read_again_upscaled():
+    """A 150 px card, upside down and a little blurred, on a 1920×1080 table: the outline
+    finder finds it but its title reads nothing; its surroundings upscaled name it."""
+    deck = NameMatcher(NAMES, NAMES)
+    name, card_id = "Kirlia", "sv1-85"
+    style = replace(CLEAN, height_range=(150, 150), blur=(0.5, 0.8), noise=(1, 3), sleeves=0.5,
+                    glare=0.3, max_tilt_deg=12, jitter_deg=20)
+    scene = compose(generated_mat((1920, 1080), 19), [render_proxy(name, card_id, kind(name), seed=19)],
+                    style, seed=19)
+    assert _named(Recognizer(deck, by_text=False).recognize(scene.image)) == []
+    readings = Recognizer(deck).recognize(scene.image)
+    assert _named(readings) == [name]
+    assert readings[0].rotation == scene.cards[0].rotation

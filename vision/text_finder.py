@@ -1,0 +1,350 @@
+"""Finding a card from its text, where its outline is weak or absent.
+
+A card's outline is the finder's first clue (``vision.finder``), and in a phone photo it
+often fails: the card fills the picture and its edges are cut off, a hand covers a
+corner, a binder's pockets outline everything but the cards, a silver border sits on a
+beige table. The card's *text* is still there, and a Pokémon's top line is the most
+recognisable text it prints: its name in large letters, and at the right end of the
+same strip its HP ("HP 120"). Where the two are found together, the card is found:
+
+- PP-OCR's detector (``vision.text_detect``) gives every line of text in the picture;
+- the larger lines are read (``vision.pp_ocr``), either way up, and matched to a card
+  name (``vision.names``); a name with an HP mark ending its strip is a title;
+- the card's frame follows from the strip by the card's printed geometry: the title
+  begins ``TITLE_LEFT`` of the card's width in from its left edge, the HP ends
+  ``HP_RIGHT`` of it, and the strip's middle lies ``TITLE_MIDDLE`` of the height down.
+  The width is the strip's span over the share of the width it takes, the height
+  follows from the card's shape (63 × 88 mm).
+
+Trainers and Energy print no HP, so only Pokémon are found this way: a name alone, with
+nothing to confirm it is a title, may be any line that mentions a card.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision import pp_ocr, text_detect
+from vision.geometry import CARD_ASPECT, card_height, overlap, warp
+from vision.names import NameMatch, NameMatcher, normalise
+from vision.ocr import LineRead, LineReader, clean
+from vision.pp_ocr import LINE_HEIGHT
+from vision.text_detect import TextBox, detect
+
+#: Where a card's top strip lies, as fractions of its width and height, from PP-OCR's
+#: boxes around the title and the HP of 23 Pokémon of the tune split (sv1 scans): the
+#: title's box begins at 0.182 ± 0.003 of the width, the HP's box ends at 0.889 ± 0.022
+#: (0.96 when the type symbol joins the box), and their middle is 0.059 ± 0.001 of the
+#: height down. Older layouts differ by a few percent: the frame is then that much off,
+#: and the name is still right.
+TITLE_LEFT, HP_RIGHT, TITLE_MIDDLE = 0.182, 0.889, 0.059
+#: A title box's thickness is 0.053 ± 0.005 of the card's height: a pairing of a name
+#: and a number whose frame makes it thinner or thicker than this range is no title
+#: strip (a name in one card's text and a damage figure of another).
+TITLE_THICKNESS = (0.025, 0.11)
+#: An HP box lies on the title's strip: its middle at most this many title thicknesses
+#: off the title's middle line, at most ``HP_GAP`` thicknesses past the title's end
+#: ("Muk" ends far from its HP), and it is ``HP_SIZE`` times as thick as the title.
+HP_OFF_LINE, HP_GAP, HP_SIZE = 0.6, 14.0, (0.6, 2.0)
+#: The HP mark: "HP" and its figure, or the figure alone ("HP" is small print beside
+#: a large figure and is often missed); a few stray letters are allowed ("Hr40"). A
+#: figure run on from a longer number, or from a word by a hyphen, is none ("swsh7-222", a
+#: label's card id); a hyphen alone before it is a misread "HP" ("-130").
+_HIT_POINTS = re.compile(r"(?<!\w-)(?<!\d)\d{2,3}(?!\d)")
+STRAY_LETTERS = 3
+#: A line is read only when no line near it (within ``NEIGHBOURHOOD`` of its
+#: thicknesses) is ``THICKER`` times thicker: a title and its HP are the largest print on
+#: a card, its rules text half as thick (0.026 of the card's height on our proxies, the
+#: title 0.047), and the rules text's last line lies ~0.85 of the card's height below
+#: the title, ~30 of its own thicknesses. So a card's many lines of small print are
+#: never read.
+NEIGHBOURHOOD, THICKER = 36.0, 1.4
+#: At most this many lines are read in one search: ~10 ms a read on one core.
+MOST_LINES = 60
+#: A line read less surely than this as the picture shows it is read upside down too.
+SURE_READ = 0.9
+#: A card the outline finder found but could not name is searched again on its own,
+#: upscaled, when the whole picture seen at ``text_detect.LONG_SIDE`` makes it shorter
+#: than ``SMALL_CARD`` px: its title (~0.05 of its height) would be too thin to detect
+#: (a 300 px card in a 1920×1080 frame). The search takes in ``AROUND`` times the found
+#: outline each way (it may be the card's picture box, just under the title) and sees it
+#: so that the outline is ``REGION_CARD`` px tall (its title then ~20 px thick), within
+#: ``REGION_SIDE``. At most ``MOST_REGIONS`` searches a frame.
+SMALL_CARD, AROUND, REGION_CARD, REGION_SIDE, MOST_REGIONS = 150.0, 2.0, 400.0, (480, 768), 2
+#: A read this close (0-100) to a few names, or to names sharing their base, names the
+#: one of them printed with the HP read beside it (``TextFinder._by_hit_points``).
+FAMILY_SCORE = 90.0
+#: Two outlines are one card's when this share of the smaller lies in the larger.
+SAME_PLACE = 0.3
+
+
+def available() -> bool:
+    """Whether PP-OCR's detector and recognizer are installed."""
+    return text_detect.available() and pp_ocr.available()
+
+
+@dataclass(frozen=True)
+class TextCard:
+    """A card found from its title: its frame in printed order (SPEC §2), and its name."""
+
+    quad: np.ndarray
+    match: NameMatch
+
+
+def _line_image(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The line inside ``corners`` (reading order) straightened to the recognizer's
+    height."""
+    length = float(np.linalg.norm(corners[1] - corners[0]))
+    thickness = max(1.0, float(np.linalg.norm(corners[3] - corners[0])))
+    return warp(image, corners, (max(LINE_HEIGHT, int(LINE_HEIGHT * length / thickness)), LINE_HEIGHT))
+
+
+def hit_points_mark(text: str) -> str | None:
+    """The HP figure's digits when ``text`` is an HP mark (or a title ending in one),
+    else None."""
+    figures = _HIT_POINTS.findall(text)
+    if not figures:
+        return None
+    tail = text[text.rfind(figures[-1]) + len(figures[-1]):]
+    return figures[-1] if len(re.sub(r"[^A-Za-z]", "", tail)) <= STRAY_LETTERS else None
+
+
+def _length(corners: np.ndarray) -> float:
+    return float(np.linalg.norm(corners[1] - corners[0]))
+
+
+def _thickness(corners: np.ndarray) -> float:
+    return float(np.linalg.norm(corners[3] - corners[0]))
+
+
+def _gap(line: np.ndarray, other: np.ndarray) -> float | None:
+    """When the box ``other`` lies on the strip of the box ``line`` (corners in reading
+    order) as a title's HP would (as thick, on its middle line), how far apart the two
+    are along it, in pixels (negative when they overlap); else None."""
+    thickness = _thickness(line)
+    if not HP_SIZE[0] <= _thickness(other) / thickness <= HP_SIZE[1]:
+        return None
+    along = (line[1] - line[0]) / max(1e-6, _length(line))
+    offset = other.mean(axis=0) - line.mean(axis=0)
+    if abs(float(along[0] * offset[1] - along[1] * offset[0])) > HP_OFF_LINE * thickness:
+        return None
+    return abs(float(np.dot(offset, along))) - (_length(line) + _length(other)) / 2
+
+
+def _within_reach(gap: float, thickness: float) -> bool:
+    return -thickness <= gap <= HP_GAP * thickness
+
+
+def _paired(a: TextBox, b: TextBox) -> bool:
+    """Whether ``b`` lies on ``a``'s strip where a title's HP would, either way up (the
+    boxes are not read yet)."""
+    gap = _gap(a.corners, b.corners)
+    return gap is not None and _within_reach(gap, a.thickness)
+
+
+def _worth_reading(boxes: Sequence[TextBox]) -> list[TextBox]:
+    """The lines that may be a title or its HP, thickest first: those with a partner on
+    their strip (``_paired``), and those no nearby line dwarfs (a title run into its HP
+    is one line, the largest print of its card)."""
+    centres = np.array([b.corners.mean(axis=0) for b in boxes]).reshape(-1, 2)
+    thick = np.array([b.thickness for b in boxes])
+    kept = []
+    for i, box in enumerate(boxes):
+        near = np.linalg.norm(centres - centres[i], axis=1) < NEIGHBOURHOOD * thick[i]
+        if not np.any(thick[near] > THICKER * thick[i]) or any(
+                _paired(box, other) or _paired(other, box) for j, other in enumerate(boxes) if j != i):
+            kept.append(box)
+    return sorted(kept, key=lambda b: -b.thickness)[:MOST_LINES]
+
+
+@dataclass
+class _Line:
+    corners: np.ndarray  # reading order, this way up
+    read: LineRead
+
+    @property
+    def thickness(self) -> float:
+        return _thickness(self.corners)
+
+
+def card_frame(title: np.ndarray, strip_end: np.ndarray) -> np.ndarray | None:
+    """The card whose title's box is ``title`` (corners in reading order) and whose top
+    strip ends (the HP box's right end) at the point ``strip_end``, in printed order;
+    None when the strip's thickness does not fit a card of that width."""
+    along = title[1] - title[0]
+    along = along / np.linalg.norm(along)
+    down = np.array([-along[1], along[0]], dtype=np.float32)  # a right angle clockwise
+    start = (title[0] + title[3]) / 2
+    span = float(np.dot(strip_end - start, along))
+    if span <= 0:
+        return None
+    width = span / (HP_RIGHT - TITLE_LEFT)
+    height = width / CARD_ASPECT
+    thickness = _thickness(title)
+    if not TITLE_THICKNESS[0] <= thickness / height <= TITLE_THICKNESS[1]:
+        return None
+    origin = start - along * TITLE_LEFT * width - down * TITLE_MIDDLE * height
+    return np.float32([origin, origin + along * width, origin + along * width + down * height,
+                       origin + down * height])
+
+
+def _strip_end(title: _Line, marks: Iterable[_Line]) -> tuple[np.ndarray, str] | None:
+    """The right end of ``title``'s strip and its HP mark's text: its own end when it
+    ends in an HP mark, else that of the nearest HP mark past its end on its strip; None
+    without one."""
+    if hit_points_mark(title.read.text) and clean(title.read.text):
+        return (title.corners[1] + title.corners[2]) / 2, title.read.text
+    along = title.corners[1] - title.corners[0]
+    best, best_gap = None, np.inf
+    for mark in marks:
+        ahead = float(np.dot(mark.corners.mean(axis=0) - title.corners.mean(axis=0), along)) > 0
+        gap = _gap(title.corners, mark.corners)
+        if not ahead or gap is None or not _within_reach(gap, title.thickness):
+            continue
+        if gap < best_gap:
+            ends = ((mark.corners[1] + mark.corners[2]) / 2, (mark.corners[0] + mark.corners[3]) / 2)
+            best = max(ends, key=lambda p: float(np.dot(p, along))), mark.read.text
+            best_gap = gap
+    return best
+
+
+class TextFinder:
+    """Finds the Pokémon of a picture from their titles (see the module's doc)."""
+
+    def __init__(self, matcher: NameMatcher, reader: LineReader,
+                 hit_points_of: Callable[[str], Collection[int]] | None = None) -> None:
+        """``hit_points_of``: the HP a name is printed with, in any printing (asked only
+        for the few names of a title's family, see ``_by_hit_points``)."""
+        self.matcher, self.reader, self.hit_points_of = matcher, reader, hit_points_of
+
+    def _read(self, image: np.ndarray, box: TextBox) -> _Line:
+        """The line of ``box`` read as the picture shows it, and upside down when that
+        read is unsure (a card turned over on the table); the surer read."""
+        line = _Line(box.corners, self.reader.read_line(_line_image(image, box.corners), False))
+        if line.read.confidence < SURE_READ:
+            turned = np.roll(box.corners, 2, axis=0)
+            other = _Line(turned, self.reader.read_line(_line_image(image, turned), False))
+            if other.read.confidence > line.read.confidence:
+                return other
+        return line
+
+    def _name(self, line: _Line, digits: str | None, hint: tuple[str, ...]) -> NameMatch:
+        read = LineRead(clean(line.read.text), line.read.confidence, line.read.glyphs)
+        match = self.matcher.match([read], hint)
+        if digits and self.matcher.hit_points_may_tell(match):
+            match = self.matcher.by_hit_points(match, digits)
+        decided = self.matcher.decide(match)
+        if decided.name is None and digits and self.matcher.deck is None:
+            return self._by_hit_points(read.text, digits) or decided
+        return decided
+
+    def _by_hit_points(self, text: str, digits: str) -> NameMatch | None:
+        """Without deck lists, a title read well that fits a family of names, alike but
+        for a suffix printed as a logo (Krookodile, Krookodile-EX, Krookodile ex) or a
+        letter or two (Pawmo, Pawmot), is the one of them printed with the HP ``digits``.
+        The matcher cannot part them by the title alone; the text search has the HP mark
+        beside it."""
+        if self.hit_points_of is None:
+            return None
+        pool = self.matcher.all
+        close = [(i, score) for i, score in pool.top(normalise(text)) if score >= FAMILY_SCORE]
+        if not close:
+            return None
+        bases = {pool.bases[i] for i, _ in close}
+        family = {pool.names[i] for i, _ in close} | {
+            name for name, base in zip(pool.names, pool.bases, strict=True) if base in bases}
+        fits = [name for name in sorted(family) if int(digits) in self.hit_points_of(name)]
+        if len(fits) != 1:
+            return None
+        score = max(score for _, score in close)
+        return NameMatch(fits[0], None, round(score / 100, 3), text, score)
+
+    def find(self, image: np.ndarray, hint: tuple[str, ...] = (), long_side: int | None = None
+             ) -> list[TextCard]:
+        """The cards of ``image`` found by their titles, surest first, no two on one
+        place. ``long_side``: the size the detector sees ``image`` at (``vision.text_detect``)."""
+        boxes = _worth_reading(detect(image, long_side) if long_side else detect(image))
+        lines = [self._read(image, box) for box in boxes]
+        marks = [line for line in lines if hit_points_mark(line.read.text)]
+        cards: list[TextCard] = []
+        for line in lines:
+            if len(clean(line.read.text)) < 2:
+                continue
+            strip = _strip_end(line, marks)
+            if strip is None:
+                continue
+            end, mark_text = strip
+            match = self._name(line, hit_points_mark(mark_text), hint)
+            quad = card_frame(line.corners, end) if match.name is not None else None
+            if quad is not None:
+                cards.append(TextCard(quad, match))
+        return _distinct(cards)
+
+    def explain(self, frame: np.ndarray, unnamed: Sequence[np.ndarray], hint: tuple[str, ...] = ()
+                ) -> list[TextCard]:
+        """The cards of ``frame`` found by their titles: in the whole frame, then around
+        each small outline of ``unnamed`` (cards found but not named) that the first
+        search did not name."""
+        cards = self.find(frame, hint)
+        seen_at = text_detect.LONG_SIDE / max(frame.shape[:2])
+        searched = 0
+        for quad in unnamed:
+            if searched >= MOST_REGIONS:
+                break
+            if card_height(quad) * seen_at >= SMALL_CARD or any(overlap(quad, c.quad) >= SAME_PLACE for c in cards):
+                continue
+            searched += 1
+            cards += self.find_around(frame, quad, hint)
+        return _distinct(cards)
+
+    def find_around(self, frame: np.ndarray, quad: np.ndarray, hint: tuple[str, ...] = ()
+                    ) -> list[TextCard]:
+        """The cards found by their titles in the part of ``frame`` around ``quad``,
+        upscaled (see ``SMALL_CARD``)."""
+        centre = quad.mean(axis=0)
+        reach = AROUND / 2 * (quad.max(axis=0) - quad.min(axis=0))
+        h, w = frame.shape[:2]
+        x0, y0 = np.maximum(0, centre - reach).astype(int)
+        x1, y1 = np.minimum((w, h), centre + reach).astype(int)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return []
+        long_side = max(x1 - x0, y1 - y0) * REGION_CARD / max(1.0, card_height(quad))
+        found = self.find(frame[y0:y1, x0:x1], hint, int(np.clip(long_side, *REGION_SIDE)))
+        shift = np.float32([x0, y0])
+        return [TextCard(card.quad + shift, card.match) for card in found]
+
+
+def unexplained(names: Sequence[str | None]) -> bool:
+    """Whether the outline finder's cards, named ``names`` (None: not named), leave a
+    frame unexplained: none found, or fewer named than not (a card filling a photo
+    gives its picture box and text box, a binder page its pockets, all unnamed). On a
+    table frame of ten cards a few unnamed ones are the reader's, not the finder's: the
+    text search (~0.5 s on one core) would not name them and is not made."""
+    named = sum(name is not None for name in names)
+    return named == 0 or named < len(names) - named
+
+
+def merged(named: Sequence[np.ndarray], unnamed: Sequence[np.ndarray], found: Sequence[TextCard]
+           ) -> tuple[list[int], list[TextCard]]:
+    """What the text search adds to the outline finder's cards: the indices of the
+    ``unnamed`` outlines that lie on no card ``found`` (the others were parts of those
+    cards: a picture box, a pocket), and the cards ``found`` that lie on no ``named``
+    outline (those were named already, and their outline is the better frame)."""
+    new = [card for card in found if all(overlap(card.quad, quad) < SAME_PLACE for quad in named)]
+    kept = [i for i, quad in enumerate(unnamed) if all(overlap(quad, card.quad) < SAME_PLACE for card in new)]
+    return kept, new
+
+
+def _distinct(cards: list[TextCard]) -> list[TextCard]:
+    """The surest of cards found on one place (a title read twice, either way up)."""
+    kept: list[TextCard] = []
+    for card in sorted(cards, key=lambda c: -c.match.confidence):
+        if all(overlap(card.quad, other.quad) < 0.5 for other in kept):
+            kept.append(card)
+    return kept
+
+
