@@ -15,7 +15,7 @@ What the mirror infers, by comparing the table with what it already mirrored
 
 - a new Basic Pokémon in a player's Bench row → ``bench`` (the engine's);
 - an Evolution card laid where a Pokémon lay → ``evolve`` (the engine's);
-- an Energy card appearing at a Pokémon → ``attach`` (the engine's);
+- an Energy card appearing at a Pokémon or tucked under it → ``attach`` (the engine's);
 - the Active and a Benched Pokémon changing places → ``retreat`` (``pending`` when the
   engine would allow it: a Switch effect moves the same two cards; else the reason);
 - a Benched Pokémon moved up while the engine awaits a promotion → ``promote`` (the
@@ -82,6 +82,7 @@ from assistant.engine.coins import CoinSource, OutOfCoins, ScriptedCoins
 from assistant.engine.game import Game
 from assistant.engine.model import PLAYERS, ROTATION, PlayerState, Position, Slot, other, plays_as_basic
 from assistant.mirror_follow import moves, passes_turn
+from assistant.mirror_tucked import with_tucked
 from assistant.table_layout import SeenCard, TableLayout
 
 __all__ = ["Inference", "SeenCard", "TableLayout", "TableMirror"]
@@ -188,6 +189,7 @@ class TableMirror:
 
     def see(self, snapshot: Sequence[SeenCard]) -> list[Inference]:
         """Compare a snapshot with the mirrored table; the inferred actions, in order."""
+        snapshot = with_tucked(snapshot)  # an Energy tucked under a Pokémon lies at it
         named = [_Named(c, card) for c in snapshot if c.name is not None
                  for card in [self.resolve(c.name, c.card_id)] if card is not None]
         visible = {c.track for c in snapshot}

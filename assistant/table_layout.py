@@ -21,8 +21,9 @@ from assistant.mat_layout import MatLayout, Zone, default_layout
 class SeenCard:
     """One card vision sees now: its track id (the same card keeps it from frame to
     frame), its settled name and printing id (``None`` when not sure), its centre as
-    a fraction (0..1) of the frame's width and height, and how far it is turned
-    clockwise in the image (0, 90, 180 or 270)."""
+    a fraction (0..1) of the frame's width and height, how far it is turned
+    clockwise in the image (0, 90, 180 or 270), and the Energy tucked under it with an
+    edge showing, by name (:mod:`vision.tucked`)."""
 
     track: int
     name: str | None
@@ -30,6 +31,7 @@ class SeenCard:
     x: float
     y: float
     rotation: int = 0
+    tucked: tuple[str, ...] = ()
 
 
 class LayoutError(ValueError):

@@ -142,7 +142,6 @@ def demo(*, host: str, port: int, era: str, out: TextIO, err: TextIO | None = No
 def _prepare(folder: Path, out: TextIO, err: TextIO) -> tuple[Candidates, DemoVideo] | None:
     """The names vision may read (both embedded decks) and the demo video, rendered on
     first use; None when a deck list cannot be read (said on ``err``)."""
-    from assistant.catalog import default_catalog
     from assistant.embedded import embedded_deck_paths
     from table_assistant.recognize_command import candidate_names
     from vision.demo_video import demo_video
@@ -150,11 +149,17 @@ def _prepare(folder: Path, out: TextIO, err: TextIO) -> tuple[Candidates, DemoVi
     candidates = candidate_names([str(path) for path in embedded_deck_paths().values()], err)
     if not candidates.ok:
         return None
+    print(f"demo: the demo video is kept in {folder} (rendered on first run)", file=out, flush=True)
+    return candidates, demo_video(folder, demo_hit_points())
+
+
+def demo_hit_points() -> dict[str, int]:
+    """The HP printed on each Pokémon's proxy in the demo video, from the card catalog."""
+    from assistant.catalog import default_catalog
+
     catalog = default_catalog()
     names = {card.name for _, _, table in seen_steps() for card in table.cards.values() if not card.face_down}
-    hit_points = {name: card.hp for name in names if (card := catalog.resolve(name)) is not None and card.hp}
-    print(f"demo: the demo video is kept in {folder} (rendered on first run)", file=out, flush=True)
-    return candidates, demo_video(folder, hit_points)
+    return {name: card.hp for name in names if (card := catalog.resolve(name)) is not None and card.hp}
 
 
 def _serve(table: LiveTable, listening: Any, server: dict[str, Any], worker: threading.Thread, once: bool,

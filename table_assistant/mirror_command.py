@@ -82,8 +82,10 @@ def settled_pictures(source: str, candidates: Candidates, layout: TableLayout, s
     from vision.recognize import Recognizer
     from vision.sources import GIVE_UP, SourceTimeout, open_source
     from vision.tracker import Tracker
+    from vision.tucked import energy_names, tucked_energy
 
     tracker = Tracker(Recognizer(candidates.matcher()))
+    energy = energy_names(name for name, _ in candidates.deck)  # what may lie tucked under a card
     steady = _Steady(layout)
     mat = MatFollower()
     patience = GIVE_UP if give_up is None else give_up
@@ -103,7 +105,9 @@ def settled_pictures(source: str, candidates: Candidates, layout: TableLayout, s
             fix = mat.update(frame.image, layout.corners)
             if watch is not None:
                 watch(frame, tracked, fix)
-            snapshot = [_seen(card, width, height, fix) for card in tracked if card.visible]
+            snapshot = [_seen(card, width, height, fix,
+                              tucked_energy(frame.image, card.quad, energy) if card.settled else ())
+                        for card in tracked if card.visible]
             if steady.ready(snapshot, started=started(), frame=frame.index):
                 shown(frame, snapshot)
     except SourceTimeout as timeout:
@@ -130,13 +134,15 @@ def _line(record: dict, as_json: bool) -> str:
             f"{details}: {record['verdict']}\n")
 
 
-def _seen(card, width: int, height: int, fix: MatFix | None = None) -> SeenCard:  # noqa: ANN001 - vision's TrackedCard
+def _seen(card, width: int, height: int, fix: MatFix | None = None,  # noqa: ANN001 - vision's TrackedCard
+          tucked: tuple[str, ...] = ()) -> SeenCard:
     """A tracked card as the mirror sees it: a name only once vision has settled it;
-    where it lies as fractions of the mat when the mat is fixed, else of the image."""
+    where it lies as fractions of the mat when the mat is fixed, else of the image; the
+    Energy tucked under it (:mod:`vision.tucked`)."""
     x, y = (float(v) for v in card.quad.mean(axis=0))
     x, y = fix.to_mat(x, y) if fix is not None else (x / width, y / height)
     name = card.name if card.settled else None
-    return SeenCard(card.track_id, name, card.card_id if name else None, x, y, int(card.rotation))
+    return SeenCard(card.track_id, name, card.card_id if name else None, x, y, int(card.rotation), tucked)
 
 
 class _Steady:
@@ -150,7 +156,7 @@ class _Steady:
         self.shown: frozenset | None = None
 
     def ready(self, snapshot: list[SeenCard], started: bool, frame: int) -> bool:
-        key = frozenset((c.track, c.name, c.rotation, self.layout.place(c)) for c in snapshot)
+        key = frozenset((c.track, c.name, c.rotation, self.layout.place(c), c.tucked) for c in snapshot)
         self.held = self.held + 1 if key == self.key else 1
         self.key = key
         if self.held < STEADY or key == self.shown:

@@ -5,7 +5,8 @@ playmat with our own proxy cards (:func:`vision.synthetic.render_proxy`: the car
 real name, nothing copied from a printed card) and held for a second; between two
 tables a hand reaches in from the player's side, covers the cards it moves, and
 leaves. Drawing is a paste of pre-scaled faces per table, so the whole game (about a
-minute at 10 frames a second) renders in seconds.
+minute at 10 frames a second) renders in seconds. A script may also tuck an Energy under
+its Pokémon with an edge showing (a spot such as ``active<1``, see :data:`TUCKED`).
 
 The video is kept under ``$TABLE_ASSISTANT_HOME/demo/``, named by a digest of the
 script and of this renderer's version, with the frame at which each step of the
@@ -26,6 +27,7 @@ import numpy as np
 
 from assistant.live.demo_script import OPENING, SCRIPT, Card, Say, Seen, Step, Table, spot_xy
 from vision.synthetic import render_proxy
+from vision.tucked import ENERGY_COLOURS, energy_type
 
 #: Bump when the drawing changes: the cached video is then rendered afresh.
 RENDER_VERSION = 4
@@ -43,6 +45,10 @@ SAY_FRAMES = 10
 #: edges (pixels): clear of the cards, and far enough in to be found after a nudge.
 MARKER_SIZE, MARKER_MARGIN = 40, 36
 MAT_COLOUR = (62, 104, 58)  # BGR: a green cloth mat
+#: A spot such as ``active<1`` (opt-in: the script names it) is an Energy tucked under the
+#: Pokémon at ``active``: drawn first, nudged toward its player so that a strip of
+#: TUCKED_SHOWS of its height (``<2``: twice that) shows beyond the Pokémon's edge.
+TUCKED, TUCKED_SHOWS = "<", 0.2
 SKIN = (120, 160, 205)
 
 
@@ -174,12 +180,23 @@ def _reach(step: Seen, before: Table, after: Table) -> tuple[str, list[tuple[flo
     """Whose hand moves, and the places it covers (fractions of the image)."""
     keys = [*step.lift, *(k for k, _ in step.slide), *(k for k, _ in step.turn), *(c.key for c in step.lay)]
     cards = [before.cards.get(k) or after.cards[k] for k in keys]
-    places = [spot_xy(c.player, c.spot) for c in cards]
-    places += [spot_xy(after.cards[k].player, after.cards[k].spot) for k, _ in step.slide]
+    places = [card_xy(c) for c in cards]
+    places += [card_xy(after.cards[k]) for k, _ in step.slide]
     owner = cards[0].player
     if any(turned for _, turned in step.turn):  # the opponent's attack turned the card: the opponent turns it
         owner = "B" if owner == "A" else "A"
     return owner, places
+
+
+def card_xy(card: Card) -> tuple[float, float]:
+    """Where ``card``'s centre is drawn (fractions of the image): its spot's, or for a
+    tucked card (:data:`TUCKED`), its Pokémon's moved toward the card's player."""
+    spot, _, depth = card.spot.partition(TUCKED)
+    x, y = spot_xy(card.player, spot)
+    if not depth:
+        return x, y
+    shift = int(depth) * TUCKED_SHOWS * CARD_HEIGHT / SIZE[1]
+    return x, y + (shift if card.player == "A" else -shift)
 
 
 class _Painter:
@@ -201,7 +218,8 @@ class _Painter:
 
     def _face(self, card: Card, rotation: int) -> tuple[np.ndarray, np.ndarray]:
         """The card's picture as it lies (BGR) and its coverage (0..1)."""
-        key = (card.name, card.face_down, rotation)
+        tucked = TUCKED in card.spot
+        key = (card.name, card.face_down, rotation, tucked)
         if key not in self._faces:
             if card.face_down:
                 image = _card_back()
@@ -209,6 +227,8 @@ class _Painter:
                 kind = "energy" if card.name.endswith("Energy") else "pokemon"
                 image = render_proxy(card.name, None, kind, seed=sum(map(ord, card.name)),
                                      hp=self.hit_points.get(card.name), fit_title=True).image
+                if tucked:
+                    image = _typed_energy(image, card.name)
             scale = CARD_HEIGHT / image.shape[0]
             small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
             small = np.ascontiguousarray(np.rot90(small, k=-(rotation // 90)))
@@ -218,11 +238,12 @@ class _Painter:
     def table(self, table: Table) -> np.ndarray:
         picture = self.mat.copy()
         h, w = picture.shape[:2]
-        for card in table.cards.values():
+        # Tucked cards first: their Pokémon lie on top of them.
+        for card in sorted(table.cards.values(), key=lambda c: TUCKED not in c.spot):
             # A's cards face A (upright in the image), B's face B (upside down).
             rotation = (card.turned + (0 if card.player == "A" else 180)) % 360
             face, alpha = self._face(card, rotation)
-            x, y = spot_xy(card.player, card.spot)
+            x, y = card_xy(card)
             fh, fw = face.shape[:2]
             x0, y0 = int(round(x * w - fw / 2)), int(round(y * h - fh / 2))
             region = picture[y0:y0 + fh, x0:x0 + fw]
@@ -248,6 +269,19 @@ def mat_corners() -> np.ndarray:
     (pixels, top-left first, clockwise)."""
     w, h, m = SIZE[0] - 1, SIZE[1] - 1, MARKER_MARGIN
     return np.float32([[m, m], [w - m, m], [w - m, h - m], [m, h - m]])
+
+
+def _typed_energy(image: np.ndarray, name: str) -> np.ndarray:
+    """A basic Energy's proxy (BGRA) whose lower half is its type's colour, as a printed
+    basic Energy is (:data:`vision.tucked.ENERGY_COLOURS`): the part a tucked card shows."""
+    kind = energy_type(name)
+    if kind is None:
+        return image
+    out = image.copy()
+    h, w = out.shape[:2]
+    m = int(0.035 * w)  # inside the card's border
+    out[int(0.5 * h):h - m, m:w - m, :3] = ENERGY_COLOURS[kind]
+    return out
 
 
 def _card_back() -> np.ndarray:
