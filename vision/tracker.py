@@ -322,8 +322,7 @@ class Tracker:
         self.ocr_calls += 1
         track.reads += 1
         other = self._other_reader() if track.reads % 2 == 0 else None
-        reading = (self.recognizer.read(frame, track.quad, hint) if other is None
-                   else self.recognizer.read(frame, track.quad, hint, engine=other))
+        reading = self.recognizer.read(frame, track.quad, hint, engine=other)
         if reading is None:
             return
         if rotation_of(reading.quad) != rotation_of(track.quad):

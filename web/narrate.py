@@ -129,7 +129,7 @@ def checkup_line(event: dict[str, Any], name: str) -> str:
     parts = [str(event["coin"])] if event.get("coin") else []
     counters = int(event.get("counters") or 0)
     if counters:
-        parts.append(f"{name} got {'a damage counter' if counters == 1 else f'{counters} damage counters'}")
+        parts.append(f"{name} got {_count(counters, 'damage counter', 'damage counters')}")
     if "recovered" in event:
         recovered = {"Asleep": "woke up", "Paralyzed": "is no longer Paralyzed"}.get(step, f"is no longer {step}")
         parts.append(f"{name} {recovered}" if event["recovered"] else f"{name} is still {step}")
