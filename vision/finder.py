@@ -25,7 +25,8 @@ tall there), then a refinement on finer pixels:
    finds too (one may be a part of a card).
 3. *Refinement*: the winners' sides are pushed out onto a faint outer outline if one
    lies just outside (a silver border on a grey mat), then snapped once more on a
-   half-size (1080p) or full-size copy, probing only pixels next to the sides.
+   half-size (1080p) or full-size copy, probing only pixels next to the sides, on the
+   outline they were pushed onto (not the border's stronger inner edge).
 
 The edge a side needs is deliberately low (``FinderConfig.edge_grad``): a pale card on a
 pale mat has a faint outline, and with a strict threshold only its art box qualified,

@@ -2,7 +2,7 @@
 
     nice .venv/bin/python -m bench.vision.conditions --split holdout
         [--bands 200-260,260-330,330-440] [--conditions plain,glare,...]
-        [--readers tesseract,pp-ocr] [--no-frames] [--errors]
+        [--readers tesseract,pp-ocr] [--no-frames] [--errors] [--frame-errors [DIR]]
 
 Every scan of the split is laid once per height band and condition on the split's mats
 (``evalset.MATS``: the holdout side is on two real mats and a generated one the tune
@@ -19,6 +19,11 @@ For each band, condition and reader (Tesseract, PP-OCR: ``recognize --ocr``) it 
   named right, wrong, way up right among those found, and what it reported that is not a
   card (no card under it with IoU >= 0.6), as a share of all it reported.
 
+With ``--frame-errors`` it lists every card a whole frame did not name right, with where
+it was lost (``frame_loss``) and its best IoU, tallies the causes per row, and saves a
+crop of each (the card with what was found drawn on it) under DIR (``/tmp`` unless told;
+never the project: the crops hold card scans).
+
 Tune nothing on the holdout split. Prints figures only.
 """
 
@@ -31,14 +36,18 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 
 os.environ["OMP_THREAD_LIMIT"] = "1"
 
 import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 from rapidfuzz import fuzz, process  # noqa: E402
 
 from bench.vision import evalset  # noqa: E402
-from vision.geometry import iou, portrait  # noqa: E402
+from vision.card_judge import Kind, judge_all  # noqa: E402
+from vision.finder import find_cards  # noqa: E402
+from vision.geometry import iou, overlap, portrait  # noqa: E402
 from vision.names import NameMatcher  # noqa: E402
 from vision.recognize import CardReading, Recognizer, line_reader  # noqa: E402
 from vision.synthetic import PlacedCard, Scene, SceneStyle, compose, load_face  # noqa: E402
@@ -172,6 +181,52 @@ def score_frame(readings: Sequence[CardReading], cards: Sequence[PlacedCard]) ->
     return out
 
 
+#: Where a card a whole frame did not name right was lost (``frame_loss``), in the order
+#: of the pipeline.
+LOSSES = ("not found", "poor outline", "merged", "judged no card", "judged a back", "dropped",
+          "poor quad", "read none", "unreadable", "wrong name")
+#: A found card's quad is good from this IoU (below it a title may be cut off).
+GOOD_IOU = 0.8
+
+
+def frame_loss(card: PlacedCard, cards: Sequence[PlacedCard], readings: Sequence[CardReading],
+               outline_right: bool, quads: Sequence[np.ndarray], kinds: Sequence[Kind]
+               ) -> tuple[str, float] | None:
+    """Where ``card`` (one of the frame's ``cards``) was lost when the whole frame was read
+    (``readings``), and the best IoU of what stood for it; None when it was named right.
+    ``outline_right``: whether its true outline named it; ``quads`` and ``kinds``: the
+    finder's outlines and the judge's verdicts on them. One of ``LOSSES``:
+
+    - found (a reading with IoU >= ``FOUND_IOU``): ``wrong name``; else ``unreadable``
+      when the true outline did not name it either, ``poor quad`` under ``GOOD_IOU``,
+      ``read none`` from a good quad;
+    - not found: the finder's best outline for it was judged no card or a back, or was
+      a face that no reading kept (``dropped``: no text on either end, or given way to a
+      card found by its text); else an outline covering it and a neighbour (``merged``),
+      one of IoU >= 0.3 (``poor outline``), or nothing (``not found``)."""
+    best = max(readings, key=lambda r: iou(r.quad, card.quad), default=None)
+    found_iou = iou(best.quad, card.quad) if best is not None else 0.0
+    if best is not None and found_iou >= FOUND_IOU:
+        if best.name == card.name:
+            return None
+        if best.name is not None:
+            return "wrong name", found_iou
+        if not outline_right:
+            return "unreadable", found_iou
+        return ("poor quad" if found_iou < GOOD_IOU else "read none"), found_iou
+    ious = [iou(q, card.quad) for q in quads]
+    k = int(np.argmax(ious)) if ious else -1
+    if k >= 0 and ious[k] >= FOUND_IOU:
+        verdict = {Kind.NOT_A_CARD: "judged no card", Kind.BACK: "judged a back"}.get(kinds[k], "dropped")
+        return verdict, ious[k]
+    best_iou = max(ious + [found_iou])
+    for q in quads:
+        covered = [c for c in cards if overlap(c.quad, q) >= 0.5 and iou(c.quad, q) < FOUND_IOU]
+        if card in covered and len(covered) >= 2:
+            return "merged", best_iou
+    return ("poor outline" if best_iou >= 0.3 else "not found"), best_iou
+
+
 @dataclass
 class Row:
     """One band, condition and reader: its tallies and what it misread."""
@@ -180,23 +235,77 @@ class Row:
     frames: Counter = field(default_factory=Counter)
     misread: Counter = field(default_factory=Counter)
     unsure: Counter = field(default_factory=Counter)
+    losses: Counter = field(default_factory=Counter)
     seconds: float = 0.0
 
 
-def measure_scene(recognizer: Recognizer, scene: Scene, row: Row, whole_frames: bool) -> None:
+@dataclass(frozen=True)
+class FrameErrors:
+    """``--frame-errors``: list each card a whole frame lost, and save its crop in ``folder``."""
+
+    folder: Path
+    label: str
+
+
+def measure_scene(recognizer: Recognizer, scene: Scene, row: Row, whole_frames: bool,
+                  errors: FrameErrors | None = None) -> None:
     """Read ``scene``'s cards from their true outlines, and the whole frame, into ``row``."""
     start = time.perf_counter()
+    outline_right = []
     for card in scene.cards:
         reading = recognizer.read(scene.image, portrait(card.quad))
         row.outlines += score_outline(reading, card)
         named = reading.name if reading is not None else None
+        outline_right.append(named == card.name)
         if named is None:
             row.unsure[card.name] += 1
         elif named != card.name:
             row.misread[f"{card.name} -> {named}"] += 1
     if whole_frames:
-        row.frames += score_frame(recognizer.recognize(scene.image), scene.cards)
+        readings = recognizer.recognize(scene.image)
+        row.seconds += time.perf_counter() - start
+        if errors is not None:
+            _list_losses(scene, readings, outline_right, row, f"{errors.label} #{row.frames['frames']}", errors.folder)
+        row.frames += score_frame(readings, scene.cards) + Counter(frames=1)
+        return
     row.seconds += time.perf_counter() - start
+
+
+def _list_losses(scene: Scene, readings: Sequence[CardReading], outline_right: Sequence[bool],
+                 row: Row, label: str, folder: Path) -> None:
+    """Print where each card ``scene``'s whole frame lost went (``frame_loss``), and save
+    its crop: the card (green), the finder's outlines near it (blue) and the readings near
+    it (red); and each reading on no card."""
+    quads = find_cards(scene.image)
+    kinds = judge_all(scene.image, quads)
+    for k, (card, right) in enumerate(zip(scene.cards, outline_right, strict=True)):
+        lost = frame_loss(card, scene.cards, readings, right, quads, kinds)
+        if lost is None:
+            continue
+        reason, best_iou = lost
+        row.losses[reason] += 1
+        near = [r for r in readings if iou(r.quad, card.quad) > 0.1]
+        read_as = ", ".join(str(r.name) for r in near) or "-"
+        print(f"    lost {label} {card.name!r}: {reason}, IoU {best_iou:.2f}, "
+              f"read as {read_as}", flush=True)
+        image = scene.image.copy()
+        for quad, colour in ([(card.quad, (0, 255, 0))] + [(q, (255, 0, 0)) for q in quads if iou(q, card.quad) > 0.1]
+                             + [(r.quad, (0, 0, 255)) for r in near]):
+            cv2.polylines(image, [np.int32(quad)], True, colour, 2)
+        x0, y0 = np.maximum(0, card.quad.min(axis=0) - card.height_px * 0.3).astype(int)
+        x1, y1 = (card.quad.max(axis=0) + card.height_px * 0.3).astype(int)
+        name = f"{label.replace(' #', '-')}-{k}-{reason.replace(' ', '_')}.png"
+        cv2.imwrite(str(folder / name), image[y0:y1, x0:x1])
+    for k, reading in enumerate(readings):
+        if max((iou(reading.quad, c.quad) for c in scene.cards), default=0.0) >= FOUND_IOU:
+            continue
+        row.losses["not a card"] += 1
+        print(f"    not a card {label}: read as {reading.name}{' (face down)' if reading.face_down else ''}",
+              flush=True)
+        x0, y0 = np.maximum(0, reading.quad.min(axis=0) - 40).astype(int)
+        x1, y1 = (reading.quad.max(axis=0) + 40).astype(int)
+        image = cv2.polylines(scene.image.copy(), [np.int32(reading.quad)], True, (0, 0, 255), 2)
+        cv2.imwrite(str(folder / f"{label.replace(' #', '-')}-not-a-card-{k}.png"), image[y0:y1, x0:x1])
 
 
 def _share(c: Counter, key: str, total: str) -> str:
@@ -212,11 +321,16 @@ def print_row(band: tuple[int, int], condition: str, reader: str, row: Row, whol
                  f" {_share(f, 'rot', 'found')} {_share(f, 'non_cards', 'reported')}"
                  f" {f['non_cards']:>3}/{f['reported']:<3}")
     print(line, flush=True)
+    if row.losses:
+        print("      lost in whole frames: " + ", ".join(
+            f"{reason} {row.losses[reason]}" for reason in (*LOSSES, "not a card") if row.losses[reason]),
+            flush=True)
 
 
 def measure(split: str, bands: Sequence[tuple[int, int]], conditions: Sequence[Condition],
             readers: Sequence[str], whole_frames: bool = True, seed: int = 0,
-            limit: int | None = None, show_errors: bool = False) -> dict[tuple, Row]:
+            limit: int | None = None, show_errors: bool = False,
+            frame_errors: Path | None = None) -> dict[tuple, Row]:
     all_cards = evalset.all_names()
     sv1 = [(c.name, c.card_id) for c in evalset.scans()]
     recognizers = {name: Recognizer(NameMatcher(all_cards), engine=line_reader(name)) for name in readers}
@@ -238,7 +352,9 @@ def measure(split: str, bands: Sequence[tuple[int, int]], conditions: Sequence[C
                 matcher = recognizers[readers[0]].matcher.with_deck(deck, evalset.hit_points(deck))
                 for name, rec in recognizers.items():
                     rec.matcher = matcher
-                    measure_scene(rec, scene, band_rows[name], whole_frames)
+                    errors = None if frame_errors is None else FrameErrors(
+                        frame_errors, f"{band[0]}-{band[1]}-{condition.name}-{name}")
+                    measure_scene(rec, scene, band_rows[name], whole_frames, errors)
             for name in readers:
                 print_row(band, condition.name, name, band_rows[name], whole_frames)
     if len(readers) > 1:
@@ -274,6 +390,9 @@ def main() -> None:
     parser.add_argument("--no-frames", action="store_true", help="true outlines only")
     parser.add_argument("--limit", type=int, help="cards per band and condition (default: every scan)")
     parser.add_argument("--errors", action="store_true", help="list every wrong name")
+    parser.add_argument("--frame-errors", nargs="?", const="/tmp/frame-errors", metavar="DIR",
+                        help="list each card a whole frame lost, with its cause, and save its crop "
+                             "under DIR (default /tmp/frame-errors; never in the project)")
     args = parser.parse_args()
     unknown = [c for c in args.conditions.split(",") if c not in BY_NAME]
     if unknown:
@@ -282,8 +401,14 @@ def main() -> None:
     if not evalset.available():
         print("../shared/vision-eval not found: nothing to measure")
         return
+    folder = None
+    if args.frame_errors is not None:
+        folder = Path(args.frame_errors).resolve()
+        if folder.is_relative_to(Path(__file__).resolve().parents[2]):
+            parser.error(f"{folder}: crops of card scans are never saved in the project")
+        folder.mkdir(parents=True, exist_ok=True)
     measure(args.split, args.bands, [BY_NAME[c] for c in args.conditions.split(",")],
-            args.readers.split(","), not args.no_frames, args.seed, args.limit, args.errors)
+            args.readers.split(","), not args.no_frames, args.seed, args.limit, args.errors, folder)
 
 
 if __name__ == "__main__":

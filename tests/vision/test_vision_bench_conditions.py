@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from vision_scenes import NAMES, scene
@@ -72,3 +73,27 @@ def test_every_condition_lays_every_card_it_is_given_at_the_largest_size(conditi
     # would then be measured on fewer cards than the report says.
     scene_, chosen = next(conditions.scenes("holdout", (330, 440), condition, limit=6))
     assert [c.name for c in scene_.cards] == [c.name for c in chosen]
+
+
+def test_a_card_a_whole_frame_lost_is_told_where_it_was_lost():
+    cards = scene(NAMES[:3], 1).cards
+    card, other = cards[0], cards[1]
+    face, no_card = conditions.Kind.FACE, conditions.Kind.NOT_A_CARD
+    named = [_reading(c, c.name) for c in cards]
+
+    def loss(readings, outline_right=True, quads=(), kinds=()):
+        lost = conditions.frame_loss(card, cards, readings, outline_right, list(quads), list(kinds))
+        return lost and lost[0]
+
+    assert loss(named) is None
+    assert loss([_reading(card, "Pikachu")]) == "wrong name"
+    assert loss([_reading(card, None)]) == "read none"
+    assert loss([_reading(card, None)], outline_right=False) == "unreadable"
+    assert loss([_reading(card, None, shift=0.12 * card.height_px)]) == "poor quad"
+    assert loss([], quads=[card.quad], kinds=[no_card]) == "judged no card"
+    assert loss([], quads=[card.quad], kinds=[face]) == "dropped"
+    # One outline around the card and its neighbour (IoU ~0.25 with the card):
+    hull = cv2.convexHull(np.concatenate([card.quad, other.quad])).reshape(-1, 2)
+    around_both = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+    assert loss([], quads=[around_both], kinds=[face]) == "merged"
+    assert loss([], quads=[card.quad + np.float32([card.height_px, 0])], kinds=[face]) == "not found"

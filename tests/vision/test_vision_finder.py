@@ -213,3 +213,26 @@ def test_a_card_does_not_grow_onto_the_edge_of_the_card_above_it():
     above = np.float32([[100, 0], [243, 0], [243, 144], [100, 144]])
     refined = refine(fine, np.stack([card, above]), 2.0, FinderConfig())
     assert np.abs(refined[0] - card).max() <= 1.5
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_a_silver_border_on_a_grey_mat_is_outlined_at_its_outer_edge(seed):
+    # A silver border barely differs from a grey mat, and ~2% of the card's height in it
+    # meets the dark face with a strong edge. The border search finds the faint outer
+    # edge; the exact snap used to leave it for the strong inner one (IoU ~0.92, every
+    # side ~2% inside the card: a title's first letters cut off).
+    mat = np.full((1080, 1920, 3), 150, np.uint8)
+    faces = [render_proxy(n, None, "pokemon", seed=seed * 10 + k)
+             for k, n in enumerate(["Pikachu", "Ralts", "Kirlia", "Eevee", "Lechonk"])]
+    for face in faces:
+        rgb = face.image[..., :3]
+        edge = int(0.022 * rgb.shape[0])
+        inside = np.s_[edge:-edge, edge:-edge]
+        rgb[inside] = np.minimum(rgb[inside], 90)
+        for ring in (np.s_[:edge], np.s_[-edge:], np.s_[:, :edge], np.s_[:, -edge:]):
+            rgb[ring] = 162
+    style = SceneStyle(height_range=(210, 250), max_tilt_deg=4, touching=0.0, sleeves=0.0,
+                       glare=0.0, occlusion=0.0, blur=(0, 0.3), noise=(0, 2))
+    sc = compose(mat, faces, style, seed=seed)
+    assert len(_in_view(sc)) == 5
+    assert all(v > 0.96 for v in _outlined(sc))
