@@ -7,7 +7,8 @@ each. Finding and tracking are measured on one core (the process pinned to it); 
 ``recognize`` figure uses both cores, as the command does (cards are read by the caller and
 a second reader process, and the finder's segment detector runs beside the rest of finding). The accuracy part
 needs ../shared/vision-eval and is skipped without it; it lays each split's cards on that split's
-mats (``evalset.MATS``). Figures by table condition: ``bench.vision.conditions``.
+mats (``evalset.MATS``). Figures by table condition: ``bench.vision.conditions``; where
+``recognize``'s time goes, stage by stage: ``bench.vision.speed``.
 """
 
 from __future__ import annotations
