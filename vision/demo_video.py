@@ -26,8 +26,8 @@ import cv2
 import numpy as np
 
 from assistant.live.demo_script import OPENING, SCRIPT, Card, Say, Seen, Step, Table, spot_xy
+from vision.energy_type import ENERGY_COLOURS, energy_type
 from vision.synthetic import render_proxy
-from vision.tucked import ENERGY_COLOURS, energy_type
 
 #: Bump when the drawing changes: the cached video is then rendered afresh.
 RENDER_VERSION = 4
@@ -273,7 +273,7 @@ def mat_corners() -> np.ndarray:
 
 def _typed_energy(image: np.ndarray, name: str) -> np.ndarray:
     """A basic Energy's proxy (BGRA) whose lower half is its type's colour, as a printed
-    basic Energy is (:data:`vision.tucked.ENERGY_COLOURS`): the part a tucked card shows."""
+    basic Energy is (:data:`vision.energy_type.ENERGY_COLOURS`): the part a tucked card shows."""
     kind = energy_type(name)
     if kind is None:
         return image

@@ -14,47 +14,15 @@ the deck lists allow is not named: unsure is nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import cv2
 import numpy as np
 
+from vision.energy_type import ENERGY_COLOURS, energy_names, energy_type
 from vision.geometry import CARD_ASPECT, region_quad, warp
 
-#: Basic Energy colours (BGR), by type: the colour each type's card is printed in.
-ENERGY_COLOURS: dict[str, tuple[int, int, int]] = {
-    "Grass": (50, 160, 40),
-    "Fire": (40, 60, 215),
-    "Water": (215, 130, 30),
-    "Lightning": (30, 205, 240),
-    "Psychic": (165, 60, 160),
-    "Fighting": (35, 95, 175),
-    "Darkness": (55, 45, 35),
-    "Metal": (165, 160, 150),
-}
-
-
-def energy_type(name: str) -> str | None:
-    """The type of a basic Energy card's name (``Basic Fire Energy``, ``Fire Energy``:
-    ``Fire``), or None for any other card (``Telepathic Psychic Energy`` is a Special
-    Energy, printed in no one type's colour)."""
-    words = name.split()
-    if words[:1] == ["Basic"]:
-        words = words[1:]
-    if len(words) != 2 or words[1] != "Energy" or words[0] not in ENERGY_COLOURS:
-        return None
-    return words[0]
-
-
-def energy_names(deck_names: Iterable[str]) -> dict[str, str]:
-    """The basic Energy a deck list holds, by type: the names vision may report."""
-    named: dict[str, str] = {}
-    for name in deck_names:
-        kind = energy_type(name)
-        if kind is not None:
-            named.setdefault(kind, name)
-    return named
-
+# The palette and the names of basic Energy live in ``vision.energy_type``; they are
+# still reached from here.
+__all__ = ["ENERGY_COLOURS", "energy_names", "energy_type", "tucked_energy"]
 
 #: The card's size in its straightened frame (pixels), and how far beyond its edges the
 #: frame reaches (shares of the card's width at each side, of its height at each end).
