@@ -205,6 +205,28 @@ class _Spellings:
         return out
 
 
+def _sureness(costs: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """Names (by index) from the cheapest per-letter cost (``_Spellings.costs``) up, the
+    confidence of the first (how well it fits, and its lead over the next) and how well
+    it fits alone (its closeness, see ``NameMatch``)."""
+    order = np.argsort(costs)
+    first = float(costs[order[0]])
+    second = float(costs[order[1]]) if len(order) > 1 else np.inf
+    credit = LEAD_CREDIT * (min(max(second - first, WIDE_LEAD), FULL_LEAD) - WIDE_LEAD)
+    closeness = min(1.0, max(0.0, 1.0 - (first - credit) / (2 * SURE_COST)))
+    lead = min(1.0, max(0.0, (second - first) / (2 * SURE_LEAD)))
+    return order, round(min(closeness, lead), 3), round(closeness, 3)
+
+
+def subtitle(name: str) -> str:
+    """The subtitle in brackets that ends a name, "" for none: "Professor Sada" of
+    "Professor's Research (Professor Sada)". It is printed small, in italics, at the right
+    end of the title line, apart from the title (which reads the same on every such
+    card)."""
+    found = re.search(r"\(([^()]*)\)\s*$", name)
+    return found.group(1).strip() if found else ""
+
+
 #: A deck name "goes on" from another for at most this many letters (``_longer_names``).
 LONGER_BY = 2
 
@@ -319,16 +341,12 @@ class NameMatcher:
             for longer, extra in self._longer.get(best, ()):
                 if extra <= marks:
                     costs[longer] = min(costs[longer], costs[best])
-        order = np.argsort(costs)
+        order, confidence, closeness = _sureness(costs)
         first = float(costs[order[0]])
-        second = float(costs[order[1]]) if len(order) > 1 else np.inf
-        credit = LEAD_CREDIT * (min(max(second - first, WIDE_LEAD), FULL_LEAD) - WIDE_LEAD)
-        closeness = min(1.0, max(0.0, 1.0 - (first - credit) / (2 * SURE_COST)))
-        lead = min(1.0, max(0.0, (second - first) / (2 * SURE_LEAD)))
         name = self.deck.names[int(order[0])]
         rivals = tuple(self.deck.names[int(i)] for i in order[1:] if costs[i] < first + 2 * SURE_LEAD)
-        return NameMatch(name, self._id_for(name, True), round(min(closeness, lead), 3), read.text,
-                         max(0.0, 100.0 - 2.0 * first), round(closeness, 3), rivals)
+        return NameMatch(name, self._id_for(name, True), confidence, read.text,
+                         max(0.0, 100.0 - 2.0 * first), closeness, rivals)
 
     def match(self, reads: Sequence[str | LineRead], hint: Iterable[str] = ()) -> NameMatch:
         """The best name for any of ``reads`` (several OCR'd lines or frames; a plain
@@ -352,11 +370,15 @@ class NameMatcher:
     def hit_points_may_tell(self, match: NameMatch) -> bool:
         """Whether an HP read could settle ``match``: its title was read well, but deck
         names as close as its own (Lugia V and Lugia VSTAR, X and X ex: the suffix is a
-        logo OCR does not read) all have known HP, and not the same."""
+        logo OCR does not read) all have known HP, and one of them an HP no other has
+        (Rotom 60 against Rotom V and Rotom ex, both 190: a read of 60 settles it, a read
+        of 190 does not, see ``by_hit_points``)."""
         if match.confidence >= ACCEPT or not match.rivals or match.closeness < ACCEPT:
             return False
         group = [self.hit_points.get(name) for name in (match.name, *match.rivals)]
-        return all(group) and len(set(group)) == len(group)
+        if not all(group):
+            return False
+        return any(hps - frozenset().union(*group[:k], *group[k + 1:]) for k, hps in enumerate(group))
 
     def by_hit_points(self, match: NameMatch, digits: str) -> NameMatch:
         """``match`` settled by the digits read in the HP corner: the one name of the tie
@@ -370,6 +392,37 @@ class NameMatcher:
             return match
         return replace(match, name=fits[0], card_id=self._id_for(fits[0], True),
                        confidence=match.closeness, rivals=())
+
+    def subtitle_may_tell(self, match: NameMatch) -> bool:
+        """Whether a read of the subtitle could settle ``match``: its title was read well,
+        but deck names as close as its own differ from it by their subtitles alone
+        (Professor's Research (Professor Sada) and (Professor Turo))."""
+        if match.confidence >= ACCEPT or not match.rivals or match.closeness < ACCEPT:
+            return False
+        group = (match.name or "", *match.rivals)
+        subtitles = {subtitle(name) for name in group}
+        titles = {name[:name.rindex("(")].strip() if subtitle(name) else name for name in group}
+        return "" not in subtitles and len(subtitles) == len(group) and len(titles) == 1
+
+    def by_subtitle(self, match: NameMatch, read: str | LineRead) -> NameMatch:
+        """``match`` settled by a read of the subtitle: the one name of the tie whose
+        subtitle the read's glyphs fit, as surely as a deck name must fit a title's
+        (their shared words cost every name alike, so the words that differ decide).
+        Unchanged when none is that sure."""
+        if not self.subtitle_may_tell(match):
+            return match
+        if isinstance(read, str):
+            read = LineRead(read, 1.0)
+        glyphs = read.glyphs or Glyph.of_text(read.text)
+        if not glyphs:
+            return match
+        group = (match.name or "", *match.rivals)
+        order, confidence, _closeness = _sureness(_Spellings([subtitle(name) for name in group]).costs(glyphs))
+        if confidence < ACCEPT:
+            return match
+        name = group[int(order[0])]
+        return replace(match, name=name, card_id=self._id_for(name, True),
+                       confidence=min(match.closeness, confidence), rivals=())
 
     def printings(self, name: str) -> list[str]:
         """The ids ``name`` may be printed as: the deck lists' printings of it when they

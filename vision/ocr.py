@@ -21,6 +21,7 @@ command-line program) is the fallback when tesserocr cannot load.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -66,8 +67,21 @@ FIXED_POKEMON = (0.20, 0.03, 0.62, 0.09)
 
 #: Where a Pokémon prints its HP (card fractions x0, y0, x1, y1): the top row right of
 #: the title, up to the type symbol (tune split: 0.90 read the figure more often than
-#: 0.93, which takes in part of the symbol).
+#: 0.93, which takes in part of the symbol). Searched for a line of dark strokes.
 HP_WINDOW = (0.60, 0.0, 0.90, 0.13)
+#: The HP corner read as it is, colours and all: "HP", the figure and the edge of the
+#: type symbol. The dark-stroke search misses the figure wherever it is not dark on
+#: light: white on a Darkness Pokémon's dark bar (Mabosstiff, Kingambit, Toxicroak ex),
+#: printed over a full-art picture (Ralts, Scovillain). Tune split, true outlines, plain,
+#: PP-OCR: the figure read in 97-98 of 98 Pokémon per height band from this crop, 85-90
+#: from the searched line (``bench.vision.hit_points``); (0.60, 0.0, 0.90, 0.13) 96-97.
+HP_CORNER = (0.62, 0.01, 0.90, 0.11)
+#: The HP figures cards print (every one a multiple of 10; the few of 10 HP left out: a
+#: stray "1" of the "HP" letters before the symbol's edge read as "0" looks like one).
+HP_FIGURES = frozenset(range(30, 400, 10))
+#: At most this many crops of the HP corner are read (``hit_points_images``), until one
+#: holds a figure a card could print.
+HP_READS = 2
 
 #: Blur undone before a third read (Wiener deconvolution of a Gaussian blur of this
 #: sigma, in band pixels: a 230 px card's band is upsampled 2.6×, so about 1.2 frame
@@ -447,16 +461,58 @@ def title_reads(engine: LineReader, band: np.ndarray) -> Iterator[LineRead]:
         yield LineRead(clean(read.text), read.confidence, read.glyphs)
 
 
-def read_hit_points(engine: LineReader, band: np.ndarray) -> str:
+def hit_points_images(band: np.ndarray) -> Iterator[np.ndarray]:
+    """Images of a title band's HP corner that may show its figure, likeliest first: the
+    corner as it is (``HP_CORNER``), the line of dark strokes found there, and the line of
+    light strokes (Tesseract reads the cleaned lines better than the raw corner)."""
+    corner = _box(band, HP_CORNER)
+    if corner.size:
+        yield corner
+    grey = _box(_grey(band), HP_WINDOW)
+    for light in (False, True):
+        lines = find_lines(grey, light=light)
+        if lines:
+            yield lines[0].image
+
+
+def hit_point_figures(digits: str) -> set[int]:
+    """The HP figures a card could print (``HP_FIGURES``) that ``digits`` holds as a run:
+    "2700" (a stray "2" from the "HP" letters, a "0" from the symbol's edge) holds 70
+    and 270, "1" none."""
+    return {int(digits[i:j]) for i in range(len(digits)) for j in range(i + 2, min(len(digits), i + 3) + 1)
+            if digits[i] != "0" and int(digits[i:j]) in HP_FIGURES}
+
+
+def read_hit_points(engine: LineReader, band: np.ndarray, reads: int = HP_READS) -> str:
     """The digits OCR reads in the HP corner of a title band ("" for none): the HP figure,
-    often with a stray digit beside it (the small "HP" letters, the type symbol). One
-    call; right about half the time at 200-330 px cards and four times in five above
-    (tune split), so it only settles what the title cannot (see ``NameMatcher``)."""
-    lines = find_lines(_box(_grey(band), HP_WINDOW))
-    if not lines:
-        return ""
-    figure = lines[0].image
-    return re.sub(r"\D", "", engine.read_line(figure, may_be_light(figure)).text)
+    perhaps with a stray digit beside it (the small "HP" letters, the edge of the type
+    symbol). The crops of ``hit_points_images`` are read in turn, at most ``reads`` of
+    them, until one holds a figure a card could print; else the first digits read.
+    With PP-OCR (``vision.pp_ocr.learned_or``) the digits hold the figure on 99-100% of
+    the tune split's Pokémon at every height band (true outlines; 85-90% from the
+    searched line alone), Tesseract's on 86-92% (81-88%); stray digits do not keep
+    ``NameMatcher.by_hit_points`` from settling a tie."""
+    first = ""
+    for image in itertools.islice(hit_points_images(band), reads):
+        digits = re.sub(r"\D", "", engine.read_line(image, image.ndim == 3 or may_be_light(image)).text)
+        if hit_point_figures(digits):
+            return digits
+        first = first or digits
+    return first
+
+
+#: Where a Trainer prints its subtitle (card fractions x0, y0, x1, y1): the title row's
+#: right end, under the "TRAINER" banner. Tune split, true outlines: PP-OCR read
+#: "Professor Sada" / "Professor Turo" from it at 330-440 px (a letter or two off at
+#: 260-330 px, more at 200-260 px); a crop from 0.70 cut the "P" at small sizes.
+SUBTITLE_CORNER = (0.62, 0.095, 0.99, 0.165)
+
+
+def read_subtitle(engine: LineReader, band: np.ndarray) -> LineRead:
+    """The subtitle corner of a title band (``vision.ocr.title_band``) read as it is,
+    colours and all (PP-OCR reads its small italics; Tesseract mostly does not)."""
+    corner = _box(band, SUBTITLE_CORNER)
+    return engine.read_line(corner) if corner.size else LineRead("", 0.0)
 
 
 def read_title(engine: LineReader, frame: np.ndarray, quad: np.ndarray,

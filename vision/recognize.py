@@ -21,16 +21,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.card_judge import Kind, judge_all
+from vision.energy_type import settled_by_colour
 from vision.finder import FinderConfig, find_cards, finish_cards
 from vision.geometry import portrait, region_quad, rotation_of, turn_180
 from vision.identity import printing, read_number
 from vision.layout import lean as layout_lean
 from vision.names import ACCEPT, NameMatch, NameMatcher
-from vision.ocr import LineRead, LineReader, Tesseract, read_hit_points, title_band, title_reads
+from vision.ocr import LineRead, LineReader, Tesseract, title_band, title_reads
 from vision.pp_ocr import PPOCR, learned_or
 from vision.second_reader import FrameShare, SecondReader
 from vision.text_finder import TextFinder, merged, unexplained
 from vision.text_finder import available as text_finder_available
+from vision.ties import may_settle, settled
 
 #: Most OCR calls on one end (its likeliest line first; its other window, a fixed crop,
 #: second rows and light text follow). Six since the Trainer row's fixed crop went: the
@@ -126,7 +128,7 @@ class _End:
         self._engine, self._frame = engine, frame
         self._band: np.ndarray | None = None  # straightened on the first read
         self._reads: Iterator[LineRead] | None = None
-        self._hp_read = False
+        self._tie_read = False
         self.saw_text = False
         self.calls = 0
         self.match = NameMatch(None, None, 0.0)
@@ -137,8 +139,9 @@ class _End:
 
     def read(self, matcher: NameMatcher, hint: tuple[str, ...], budget: int = MAX_READS) -> None:
         """Read title lines (at most ``budget`` in all) until one names the card. A title
-        that reads as two deck names alike gets one read of its HP as soon as it does:
-        further reads of the title cannot part them, the suffix being a logo."""
+        that reads as two deck names alike gets one read of its HP, or of its subtitle,
+        as soon as it does (``vision.ties``): further reads of the title cannot part
+        them, the suffix being a logo."""
         if self._reads is None:
             self._band = title_band(self._frame, self.quad)
             self._reads = title_reads(self._engine, self._band)
@@ -148,10 +151,11 @@ class _End:
                 break
             self.calls += 1
             self.saw_text |= len(read.text) >= 2
-            self.match = matcher.add(self.match, read, hint)
-            if not self.named and not self._hp_read and matcher.hit_points_may_tell(self.match):
-                self._hp_read = True
-                self.match = matcher.by_hit_points(self.match, read_hit_points(learned_or(self._engine), self._band))
+            # "Basic <icon> Energy" reads alike for every type: the card's colour tells them apart.
+            self.match = settled_by_colour(matcher.add(self.match, read, hint), matcher, self._frame, self.quad)
+            if not self.named and not self._tie_read and may_settle(matcher, self.match):
+                self._tie_read = True
+                self.match = settled(matcher, self.match, learned_or(self._engine), self._band)
 
 
 def _top(likely: _End, other: _End, lean: float) -> _End:
@@ -181,7 +185,9 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
         if likely.named or other.named:
             break
         end.read(matcher, hint, budget)
-    if not likely.saw_text and not other.saw_text:
+    # A read can name the card from its glyphs while its text is empty (Koraidon ex,
+    # tune split): a named end has seen its card, whatever the text.
+    if not (likely.saw_text or other.saw_text or likely.named or other.named):
         return None
     top = _top(likely, other, lean)
     match = top.match

@@ -9,7 +9,8 @@ scans also with their split's cards as the deck list:
 - the shared real scans (``../shared/vision-eval/card-scans-sv1``, the split's cards),
   each filling a 1344×1792 phone photo (``vision.synthetic_photos``): edges cut off, or
   whole and held by a hand, on a backdrop, then scaled to 1080, 600 and 400 px tall.
-  Named right, wrong, or not at all (null, or no card reported);
+  Named right, wrong, or not at all (null, or no card reported); and the id reported
+  with the right name: right, wrong, or none;
 - the other scanner's demo photos (``other-demos/*.webp``, real photos). Their drawn
   labels are that scanner's predictions, not ground truth: what each reader names is
   printed for a person to judge.
@@ -67,13 +68,18 @@ def scans(split: str, count: int, readers: dict[str, Recognizer]) -> None:
                     times[name].append(time.perf_counter() - start)
                     named = [r.name for r in readings if r.name is not None]
                     outcome = _outcome(named, card.name)
-                    tally.setdefault((name, framing, height), Counter())[outcome] += 1
+                    counts = tally.setdefault((name, framing, height), Counter())
+                    counts[outcome] += 1
+                    ids = {r.card_id for r in readings if r.name == card.name}
+                    counts["id " + ("right" if card.card_id in ids else "wrong" if ids - {None} else "none")] += 1
                     if name == "after" and not outcome.startswith("right"):
                         misses.append(f"{card.card_id} {card.name!r} {framing} {height}px: {outcome} {named}")
-    print(f"  {'reader':<7} {'framing':<15} {'px':>5} {'right':>6} {'+extra':>6} {'wrong':>6} {'null':>6}")
+    print(f"  {'reader':<7} {'framing':<15} {'px':>5} {'right':>6} {'+extra':>6} {'wrong':>6} {'null':>6}"
+          f" | id {'right':>5} {'wrong':>6} {'none':>5}")
     for (name, framing, height), counts in tally.items():
         print(f"  {name:<7} {framing:<15} {height:>5} {counts['right']:>6} {counts['right+extra']:>6} "
-              f"{counts['wrong']:>6} {counts['null']:>6}")
+              f"{counts['wrong']:>6} {counts['null']:>6} |    {counts['id right']:>5} {counts['id wrong']:>6}"
+              f" {counts['id none']:>5}")
     for name, spent in times.items():
         print(f"  {name}: median {statistics.median(spent) * 1000:.0f} ms a photo, max {max(spent) * 1000:.0f}")
     for line in misses:

@@ -56,7 +56,7 @@ STAGES: tuple[tuple[object, str, str], ...] = (
     (Tesseract, "read_line", "  of which Tesseract reads"),
     (PPOCR, "read_line", "  of which PP-OCR reads"),
     (NameMatcher, "add", "  of which name matching"),
-    (recognize, "read_hit_points", "  of which HP reads"),
+    (recognize, "settled", "  of which tie reads (HP, subtitle)"),
     (recognize, "read_number", "  of which collector numbers"),
     (TextFinder, "explain", "TextFinder.explain"),
 )

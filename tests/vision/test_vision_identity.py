@@ -87,3 +87,24 @@ def test_a_card_too_small_for_its_number_costs_no_read():
     small = np.float32([[0, 0], [180, 0], [180, 250], [0, 250]])
     assert read_number(engine, frame, small) is None and engine.calls == 0
     assert read_number(engine, frame, small * 2) == "12" and engine.calls == 1
+
+
+def test_a_number_in_its_printed_shape_is_taken_from_a_less_sure_read():
+    class Reading:
+        backend = "scripted"
+
+        def __init__(self, text: str, confidence: float) -> None:
+            self.read = LineRead(text, confidence)
+
+        def read_line(self, image, either_way=True):
+            return self.read
+
+    frame = np.full((900, 900, 3), 200, np.uint8)
+    quad = np.float32([[0, 0], [360, 0], [360, 500], [0, 500]])
+    # "105/198" says it is a collector number; a bare "105/" at the same confidence may
+    # be any row's digits, and a shaped read must still be fairly sure.
+    assert read_number(Reading("SVI EN 105/198", 0.75), frame, quad) == "105"
+    assert read_number(Reading("105/19", 0.75), frame, quad) == "105"
+    assert read_number(Reading("105/", 0.75), frame, quad) is None
+    assert read_number(Reading("105/198", 0.6), frame, quad) is None
+    assert read_number(Reading("105/", 0.9), frame, quad) == "105"

@@ -165,6 +165,20 @@ def test_without_the_deck_cards_hp_a_tie_stays_unsure():
     assert m.decide(m.by_hit_points(tie, "260")).name is None
 
 
+ROTOM = [("Rotom", "sv1-69"), ("Rotom V", "swsh11-58"), ("Rotom ex", "me2-29"), ("Skwovet", "sv1-151")]
+ROTOM_HP = {"Rotom": {60}, "Rotom V": {190}, "Rotom ex": {190}, "Skwovet": {60}}
+
+
+def test_rivals_sharing_an_hp_leave_the_one_hp_no_other_has_to_settle_it():
+    # Rotom V and Rotom ex are both 190 HP: a read of 60 still names Rotom, a read of 190
+    # cannot tell the two suffixed cards apart.
+    m = NameMatcher(ROTOM, deck=ROTOM, hit_points=ROTOM_HP)
+    tie = m.match(["Rotom"])
+    assert m.decide(tie).name is None and m.hit_points_may_tell(tie)
+    assert m.decide(m.by_hit_points(tie, "60")).name == "Rotom"
+    assert m.decide(m.by_hit_points(tie, "190")).name is None
+
+
 PAWMOT = [("Pawmo", "sv1-75"), ("Pawmot", "sv1-76"), ("Skwovet", "sv1-151")]
 PAWMOT_HP = {"Pawmo": {80}, "Pawmot": {130}, "Skwovet": {60}}
 

@@ -9,7 +9,7 @@ from vision_scenes import CLEAN, NAMES, CountingTesseract, scene
 import vision.recognize
 from vision.geometry import iou, region_quad
 from vision.names import NameMatcher
-from vision.ocr import Tesseract
+from vision.ocr import Glyph, LineRead, Tesseract
 from vision.recognize import Recognizer
 from vision.synthetic import Scene, SceneStyle, compose, generated_mat, render_proxy
 
@@ -138,3 +138,19 @@ def test_an_outline_that_cuts_off_the_title_is_read_past_its_edge(monkeypatch, s
     assert reading is not None and reading.name == named
     assert reading.rotation == card.rotation
     np.testing.assert_allclose(reading.quad, cut)  # the outline found is what is reported
+
+
+def test_a_card_named_by_its_glyphs_alone_is_kept():
+    # Tesseract at times gives a line's glyphs (with their runners-up) but no text; when
+    # those glyphs name a deck card, the card is there, not an outline without letters.
+    class GlyphsOnly:
+        backend = "glyphs-only"
+
+        def read_line(self, image, either_way=True):
+            return LineRead("", 0.9, Glyph.of_text("Ralts"))
+
+    sc = scene([NAMES[4]], 3)
+    card = sc.cards[0]
+    matcher = NameMatcher(NAMES, deck=NAMES[:8])
+    reading = Recognizer(matcher, engine=GlyphsOnly()).read(sc.image, card.quad)
+    assert reading is not None and reading.name == "Ralts"
