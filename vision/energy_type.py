@@ -95,8 +95,13 @@ def lab(bgr: np.ndarray | tuple[int, int, int]) -> np.ndarray:
     """CIE Lab (L 0-100, a and b -128..127) of 8-bit BGR colours, float32, any shape
     ending in 3. (OpenCV's 8-bit conversion: a quarter of the time of its float one.)"""
     pixels = np.asarray(bgr, dtype=np.uint8)
-    out = cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(pixels.shape).astype(np.float32)
-    return ((out - (0.0, 128.0, 128.0)) * (100 / 255, 1.0, 1.0)).astype(np.float32)
+    return from_8bit_lab(cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(pixels.shape))
+
+
+def from_8bit_lab(values: np.ndarray) -> np.ndarray:
+    """CIE Lab of OpenCV's 8-bit Lab values (L scaled to 0-255, a and b offset by 128)."""
+    values = np.asarray(values, dtype=np.float32)
+    return ((values - (0.0, 128.0, 128.0)) * (100 / 255, 1.0, 1.0)).astype(np.float32)
 
 
 def distance(colour: np.ndarray, kind: str) -> float:

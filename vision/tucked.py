@@ -17,7 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.energy_type import ENERGY_COLOURS, energy_names, energy_type
+from vision.energy_type import ENERGY_COLOURS, energy_names, energy_type, from_8bit_lab, type_of_colour
 from vision.geometry import CARD_ASPECT, region_quad, warp
 
 # The palette and the names of basic Energy live in ``vision.energy_type``; they are
@@ -31,9 +31,9 @@ SIDE, END = 0.25, 0.5
 #: How much of a tucked card shows (share of the card's height): less is a nudged card's
 #: slop, more is a card laid beside rather than under.
 SHOWS = (0.08, 0.4)
-#: Colour distances (Lab): what differs from the table, what is one border, and how
-#: close a strip's colour must lie to one type's and no other's.
-TABLE_DIFF, BORDER_SAME, TYPE_NEAR, TYPE_MARGIN = 30.0, 45.0, 40.0, 15.0
+#: Colour distances (OpenCV's 8-bit Lab): what differs from the table, and what is one
+#: border.
+TABLE_DIFF, BORDER_SAME = 30.0, 45.0
 
 
 def tucked_energy(frame: np.ndarray, quad: np.ndarray, allowed: dict[str, str]) -> tuple[str, ...]:
@@ -121,19 +121,5 @@ def _strip_type(band: np.ndarray, allowed: dict[str, str]) -> str | None:
     if max(np.linalg.norm(a - b) for a in borders for b in borders) > BORDER_SAME:
         return None
     inside = strip[int(0.25 * length):int(0.75 * length) + 1, left + int(0.15 * CARD_W):right - int(0.15 * CARD_W)]
-    return _nearest_type(np.median(inside.reshape(-1, 3), axis=0), allowed)
-
-
-def _nearest_type(colour: np.ndarray, allowed: dict[str, str]) -> str | None:
-    """The allowed type whose Energy colour ``colour`` (Lab) is, or None when it is close
-    to none of them, or about as close to two."""
-    distances = sorted((float(np.linalg.norm(colour - _lab(ENERGY_COLOURS[kind]))), kind) for kind in allowed)
-    if distances[0][0] > TYPE_NEAR:
-        return None
-    if len(distances) > 1 and distances[1][0] - distances[0][0] < TYPE_MARGIN:
-        return None
-    return distances[0][1]
-
-
-def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
-    return cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB).astype(np.float32)[0, 0]
+    # Named as a whole card's colour is (``vision.energy_type``): among the allowed types only.
+    return type_of_colour(from_8bit_lab(np.median(inside.reshape(-1, 3), axis=0)), allowed)
