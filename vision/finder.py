@@ -35,10 +35,15 @@ mat print out instead is asking more of the outline (``min_support``): a quad ma
 tangents to printed rings and a printed line has edges along ~2/3 of it, a card along
 nearly all of it.
 
-Cost on one core is ~45-50 ms for a 1080p frame with ten cards (``bench.vision.finder``);
-the line-segment detector (~10 ms) and snapping are the biggest parts. The detector
-runs on a thread of its own beside the outline stage, so with two cores free a frame
-takes ~40-45 ms.
+Cost, in CPU time, of a 1080p frame of the tune split's composites (ten cards, two
+backs, three props; this machine, shared): ~105-110 ms, of which the line-segment
+detector takes ~19 ms on a thread of its own beside the outline stage, snapping and
+scoring the candidates ~25 ms, refining the winners ~11 ms, the rough candidates ~9 ms,
+the two resizes ~5 ms, choosing the cards ~5 ms and the gradient image ~4.5 ms.
+(``bench.vision.finder``'s generated mat: ~84 ms.) Most candidates come from corners:
+~200 a frame are snapped, against ~10 outlines and blobs. Arrays are laid out x and y
+apart and written in place where that is faster, and freed memory is kept for the next
+frame (``vision.finding.memory``); all of that leaves every quad as it was.
 
 This module puts the stages together; each lives in ``vision.finding``: the rough
 candidates in ``cues`` (outlines, blobs, density) and ``corners`` (segments meeting at
@@ -69,12 +74,16 @@ from vision.finding.corners import (
     suppress,
 )
 from vision.finding.cues import blurred_lab, edge_map, gradient_image, rough_candidates, split_blob
+from vision.finding.memory import keep_freed_memory
 from vision.finding.quads import long_side, on_frame_edge, shape_scores, side_lengths
 from vision.finding.select import by_table_size, completions, select_cards, table_card
 from vision.finding.snap import coarse_support, refine, snap_many, support_many
 from vision.geometry import CARD_ASPECT, portrait
 
 __all__ = ["Ahead", "FinderConfig", "find_cards", "finish_cards"]
+
+# Every frame frees and allocates again tens of megabytes of arrays: keep them mapped.
+keep_freed_memory()
 
 
 _worker: ThreadPoolExecutor | None = None
@@ -130,9 +139,12 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None, ahead: Ahe
             return
         # A side lying along the frame's edge is the frame, not a card's outline.
         shape = shape_scores(q, lo, hi) * ~on_frame_edge(q, small.shape[1], small.shape[0])
+        # A quad of no card's shape is not worth measuring its outline.
+        q, shape = q[shape > 0], shape[shape > 0]
+        if len(q) == 0:
+            return
         sup = support_many(q, packed, grad)
-        good = (shape > 0) & (sup.mean(axis=1) >= support) \
-            & (sup.min(axis=1) >= cfg.min_side_support)
+        good = (sup.mean(axis=1) >= support) & (sup.min(axis=1) >= cfg.min_side_support)
         for k in np.nonzero(good)[0]:
             scored.append((float(sup[k].mean() * shape[k]), q[k]))
 

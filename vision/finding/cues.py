@@ -31,24 +31,34 @@ def gradient_image(channels: tuple[np.ndarray, ...]) -> np.ndarray:
     (``_gather``) fetches all three and points outside the image read as "no edge".
     Colour counts 1.6× (a silver border on a grey mat differs more in hue than in
     brightness); Sobel / 4 is a difference over two pixels."""
-    best_gx = best_gy = best_mag = None
-    for ch, gain in ((0, 1.0), (1, 1.6), (2, 1.6)):
-        gx = cv2.Sobel(channels[ch], cv2.CV_32F, 1, 0, ksize=3, scale=gain / 4)
-        gy = cv2.Sobel(channels[ch], cv2.CV_32F, 0, 1, ksize=3, scale=gain / 4)
-        mag = cv2.add(np.abs(gx), np.abs(gy))
-        if best_mag is None:
-            best_gx, best_gy, best_mag = gx, gy, mag
-            continue
+    h, w = channels[0].shape
+    best_gx = cv2.Sobel(channels[0], cv2.CV_32F, 1, 0, ksize=3, scale=1 / 4)
+    best_gy = cv2.Sobel(channels[0], cv2.CV_32F, 0, 1, ksize=3, scale=1 / 4)
+    best_mag, spare = np.abs(best_gx), np.abs(best_gy)
+    best_mag += spare
+    # Every array below is written in place: fresh pages cost more than the arithmetic
+    # (see ``vision.finding.memory``).
+    gx, gy, mag = np.empty_like(best_gx), np.empty_like(best_gx), np.empty_like(best_gx)
+    take = np.empty((h, w), bool)
+    for ch in (1, 2):
+        cv2.Sobel(channels[ch], cv2.CV_32F, 1, 0, dst=gx, ksize=3, scale=1.6 / 4)
+        cv2.Sobel(channels[ch], cv2.CV_32F, 0, 1, dst=gy, ksize=3, scale=1.6 / 4)
+        np.abs(gx, out=mag)
+        np.abs(gy, out=spare)
+        mag += spare
         # Blend with a 0/1 mask: plain arithmetic is ~20× faster than a masked copy,
         # which branches per pixel on a mask too irregular for the CPU to predict.
-        take = (mag > best_mag).astype(np.float32)
-        best_gx += take * (gx - best_gx)
-        best_gy += take * (gy - best_gy)
-        best_mag = np.maximum(best_mag, mag)
-    assert best_gx is not None and best_gy is not None and best_mag is not None
+        np.greater(mag, best_mag, out=take)
+        for best, g in ((best_gx, gx), (best_gy, gy)):
+            np.subtract(g, best, out=spare)
+            spare *= take
+            best += spare
+        np.maximum(best_mag, mag, out=best_mag)
     # A fourth, empty channel makes a pixel 16 bytes: see _gather.
-    packed = cv2.merge([best_gx, best_gy, best_mag, np.zeros_like(best_mag)])
-    return cv2.copyMakeBorder(packed, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    packed = np.zeros((h + 2, w + 2, 4), np.float32)
+    inner = packed[1:-1, 1:-1]
+    inner[..., 0], inner[..., 1], inner[..., 2] = best_gx, best_gy, best_mag
+    return packed
 
 
 def _solid_blobs(edges: np.ndarray, close_px: int, max_hole: float, open_px: int,
@@ -65,7 +75,7 @@ def _solid_blobs(edges: np.ndarray, close_px: int, max_hole: float, open_px: int
                 continue
             _x, _y, w, h = cv2.boundingRect(contour)
             if max(w, h) < max_side:
-                cv2.drawContours(mask, contours, i, 255, -1)
+                cv2.drawContours(mask, [contour], 0, 255, -1)  # (all contours: converted per call)
     k_open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (open_px, open_px))
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, k_open)
 

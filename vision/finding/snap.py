@@ -26,13 +26,14 @@ def coarse_support(quads: np.ndarray, dist: np.ndarray, band: float) -> np.ndarr
     """Per quad and side: fraction of the side within ``band`` px of an edge pixel
     (``dist`` is the distance to the nearest edge), for many quads at once."""
     t = _along(12, 0.12)
-    a = quads
-    b = quads.take(NEXT, axis=1)
-    pts = a[:, :, None, :] + (b - a)[:, :, None, :] * t[None, None, :, None]
+    span = quads.take(NEXT, axis=1) - quads
+    # x and y apart (see ``_hits_many``).
+    x = quads[:, :, None, 0] + span[:, :, None, 0] * t
+    y = quads[:, :, None, 1] + span[:, :, None, 1] * t
     h, w = dist.shape
-    xi = np.clip(np.rint(pts[..., 0]).astype(np.int32), 0, w - 1)
-    yi = np.clip(np.rint(pts[..., 1]).astype(np.int32), 0, h - 1)
-    inside = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
+    xi = np.clip(np.rint(x).astype(np.int32), 0, w - 1)
+    yi = np.clip(np.rint(y).astype(np.int32), 0, h - 1)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
     near = (dist.reshape(-1).take(yi * w + xi) <= band) & inside  # a flat take: see _gather
     return near.mean(axis=2)
 
@@ -67,47 +68,60 @@ def _side_frames(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
 
 
 def _hits_many(packed: np.ndarray, a: np.ndarray, b: np.ndarray, normal: np.ndarray,
-               offsets: np.ndarray, samples: int, thr: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+               offsets: np.ndarray, samples: int, thr: float | np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Edge hits across every side (N, 4) shifted by every offset (K) at ``samples``
-    points along it: hits (N, 4, K, M) and the unshifted points (N, 4, M, 2) (a hit's
-    point is its unshifted point plus offset × normal). ``packed`` is a gradient image
-    from ``gradient_image`` or, for a few quads, the BGR image itself (probed).
+    points along it: hits (N, 4, K, M) and the unshifted points' x and y (N, 4, M) (a
+    hit's point is its unshifted point plus offset × normal). ``packed`` is a gradient
+    image from ``gradient_image`` or, for a few quads, the BGR image itself (probed).
 
     A hit is a gradient of at least ``thr`` (one for all, or per quad and side as
     (N, 4)) straight across the side that is most of the gradient there: an edge running
     along the side, not one crossing it."""
     t = _along(samples)
-    base = a[:, :, None, :] + (b - a)[:, :, None, :] * t[None, None, :, None]  # N,4,M,2
+    # x and y apart: a trailing axis of 2 makes every broadcast operation ~5× slower.
+    span = b - a
+    base_x = a[:, :, None, 0] + span[:, :, None, 0] * t  # N,4,M
+    base_y = a[:, :, None, 1] + span[:, :, None, 1] * t
     nx, ny = normal[:, :, None, None, 0], normal[:, :, None, None, 1]
+    off = offsets[None, None, :, None]
     if packed.dtype == np.uint8:  # a BGR image: probe the few points needed
-        pts = base[:, :, None, :, :] + (offsets[None, None, :, None, None]
-                                        * normal[:, :, None, None, :])
-        d = b - a
-        d = d / np.maximum(np.linalg.norm(d, axis=-1, keepdims=True), 1e-6)
-        g = _probe(packed, pts, normal[:, :, None, None, :], d[:, :, None, None, :])
+        d = span / np.maximum(np.linalg.norm(span, axis=-1, keepdims=True), 1e-6)
+        g = _probe(packed, base_x, base_y, offsets, normal, d)
     else:
-        # x and y apart: a trailing axis of 2 makes every broadcast operation ~5× slower.
-        off = offsets[None, None, :, None]
-        g = _gather(packed, base[:, :, None, :, 0] + off * nx,
-                    base[:, :, None, :, 1] + off * ny)
+        g = _gather(packed, base_x[:, :, None, :] + off * nx, base_y[:, :, None, :] + off * ny)
     across = np.abs(g[..., 0] * nx + g[..., 1] * ny)
     if isinstance(thr, np.ndarray):
         thr = thr[:, :, None, None]
     hits = (across >= thr) & (across >= 0.6 * g[..., 2])
-    return hits, base
+    return hits, base_x, base_y
 
 
-def _fit_lines(pts: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Least-squares lines through weighted points (…, M, 2): centre, unit direction and
-    the weight used."""
+def _fit_lines(x: np.ndarray, y: np.ndarray, weight: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Least-squares lines through weighted points (x and y apart, (…, M) each: see
+    ``_hits_many``): centre (x, y), unit direction (x, y) and the weight used."""
     wsum = np.maximum(weight.sum(axis=-1), 1e-6)
-    c = (pts * weight[..., None]).sum(axis=-2) / wsum[..., None]
-    r = pts - c[..., None, :]
-    sxx = (weight * r[..., 0] ** 2).sum(axis=-1)
-    syy = (weight * r[..., 1] ** 2).sum(axis=-1)
-    sxy = (weight * r[..., 0] * r[..., 1]).sum(axis=-1)
+    cx = _sum_points(x * weight) / wsum
+    cy = _sum_points(y * weight) / wsum
+    rx, ry = x - cx[..., None], y - cy[..., None]
+    sxx = (weight * rx ** 2).sum(axis=-1)
+    syy = (weight * ry ** 2).sum(axis=-1)
+    sxy = (weight * rx * ry).sum(axis=-1)
     theta = 0.5 * np.arctan2(2 * sxy, sxx - syy)
-    return c, np.stack([np.cos(theta), np.sin(theta)], axis=-1), weight.sum(axis=-1)
+    return cx, cy, np.cos(theta), np.sin(theta), weight.sum(axis=-1)
+
+
+def _sum_points(values: np.ndarray) -> np.ndarray:
+    """The sum over the last axis, point after point: the rounding the fit had when
+    points were (…, M, 2) arrays, so a side lands on the very same line."""
+    return np.moveaxis(values, -1, 0).copy().sum(axis=0)
+
+
+#: Rows either side of the chosen shift where a side's points are looked for, and their
+#: order of preference reversed (``snap_many``: the nearest wins, then the inner one).
+_WINDOW = np.arange(-2, 3)
+_NEAREST_LAST = (4, 0, 3, 1, 2)
 
 
 def snap_many(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: float | np.ndarray,
@@ -128,37 +142,38 @@ def snap_many(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: floa
     a, b, d, normal = _side_frames(quads)
     reach = int(np.ceil(band.max()))
     offsets = np.arange(-reach, reach + 1, dtype=np.float32)
-    hits, base = _hits_many(packed, a, b, normal, offsets, samples, thr)
+    hits, base_x, base_y = _hits_many(packed, a, b, normal, offsets, samples, thr)
     # A slightly tilted line spreads over neighbouring offsets: take the hit within ±1.
     spread = hits.copy()
     spread[:, :, 1:] |= hits[:, :, :-1]
     spread[:, :, :-1] |= hits[:, :, 1:]
-    support = spread.mean(axis=3)  # N,4,K
+    support = spread.sum(axis=3, dtype=np.uint16) / spread.shape[3]  # N,4,K: the mean, but faster
     support *= np.abs(offsets)[None, None, :] <= band.reshape(n, -1, 1) + 0.01
     best = support.max(axis=2)
     # The outermost strong line: the card's outer outline, not its inner frame or art.
     strong = support >= np.minimum(0.75 * best, outer)[..., None]
     k = len(offsets) - 1 - np.argmax(strong[:, :, ::-1], axis=2)  # N,4
     # Per column the hit nearest row k (within ±2): the outline's points.
-    win = np.arange(-2, 3)
-    rows = np.clip(k[..., None] + win, 0, len(offsets) - 1)  # N,4,5
+    rows = np.clip(k[..., None] + _WINDOW, 0, len(offsets) - 1)  # N,4,5
     wh = np.take_along_axis(hits, rows[..., None], axis=2)  # N,4,5,M
-    dist = np.where(wh, np.abs(win)[None, None, :, None], 99)
-    pick = dist.argmin(axis=2)  # N,4,M
-    has = dist.min(axis=2) < 99
-    row = np.take_along_axis(rows, pick, axis=2)  # N,4,M
-    chosen = base + offsets[row][..., None] * normal[:, :, None, :]  # N,4,M,2
+    # Nearest first, the row before k before the row after it (columns with no hit take
+    # the first row, with no weight below).
+    row = np.broadcast_to(rows[..., :1], wh.shape[:2] + wh.shape[3:])
+    for j in _NEAREST_LAST:
+        row = np.where(wh[:, :, j], rows[..., j, None], row)  # N,4,M
+    has = wh.any(axis=2)
+    step = offsets[row]  # N,4,M
+    x = base_x + step * normal[:, :, None, 0]
+    y = base_y + step * normal[:, :, None, 1]
     w = has.astype(np.float32)
-    c, dirs, _ = _fit_lines(chosen, w)
+    cx, cy, ux, uy, _ = _fit_lines(x, y, w)
     # One robust pass: drop points more than 1.5 px off the first line and refit.
-    resid = np.abs(((chosen - c[:, :, None, :]) * np.stack([-dirs[..., 1], dirs[..., 0]], -1)
-                    [:, :, None, :]).sum(-1))
+    resid = np.abs((y - cy[..., None]) * ux[..., None] - (x - cx[..., None]) * uy[..., None])
     w2 = w * (resid <= 1.5)
-    c2, dirs2, wsum = _fit_lines(chosen, w2)
+    cx, cy, ux, uy, wsum = _fit_lines(x, y, w2)
+    c2, dirs2 = np.stack([cx, cy], axis=-1), np.stack([ux, uy], axis=-1)
     good_fit = (wsum >= 5) & (np.abs((dirs2 * d).sum(-1)) >= 0.97)  # within ~14° of the side
-    shift = np.take_along_axis(np.broadcast_to(offsets, k.shape + offsets.shape), k[..., None],
-                               axis=2)[..., 0]
-    p0 = np.where(good_fit[..., None], c2, a + normal * shift[..., None])
+    p0 = np.where(good_fit[..., None], c2, a + normal * offsets[k][..., None])
     dd = np.where(good_fit[..., None], dirs2, d)
     # Corner i is where side i-1 meets side i.
     p1, d1 = p0.take(PREV, axis=1), dd.take(PREV, axis=1)
@@ -183,7 +198,7 @@ def support_many(quads: np.ndarray, packed: np.ndarray, thr: float, samples: int
     """Per quad and side: the fraction of it (corners left out) lying on an edge across
     it, within ±1 px."""
     a, b, _d, normal = _side_frames(quads)
-    hits, _ = _hits_many(packed, a, b, normal, np.float32([-1, 0, 1]), samples, thr)
+    hits = _hits_many(packed, a, b, normal, np.float32([-1, 0, 1]), samples, thr)[0]
     return hits.any(axis=2).mean(axis=2)
 
 
@@ -192,40 +207,58 @@ def support_many(quads: np.ndarray, packed: np.ndarray, thr: float, samples: int
 _GAIN = np.float32([1.0, 1.6, 1.6])
 
 
-def _probe(image: np.ndarray, pts: np.ndarray, normal: np.ndarray, along: np.ndarray
-           ) -> np.ndarray:
-    """The gradient at sub-pixel points ``pts`` (…, 2) of ``image``, packed as
-    ``_gather`` answers, measured straight across (``normal``) and along the side by
-    bilinear probes one pixel either way. For a handful of quads this beats computing a
-    gradient image of their crops by ~10×."""
-    shape = pts.shape[:-1]
-    p = pts.reshape(-1, 2)
-    n = np.broadcast_to(normal, pts.shape).reshape(-1, 2)
-    d = np.broadcast_to(along, pts.shape).reshape(-1, 2)
-    probes = np.concatenate([p + n, p - n, p + d, p - d]).astype(np.float32)
-    # Two probes across the side's direction average the along-side noise (as the
-    # Sobel kernel's smoothing does).
-    half = 0.5 * np.concatenate([d, d, n, n]).astype(np.float32)
-    probes = np.concatenate([probes + half, probes - half])
-    # remap wants maps under 32767 rows: lay the probes out as rows of 256.
-    count = len(probes)
-    pad = -count % 256
-    mx = np.pad(probes[:, 0], (0, pad)).reshape(-1, 256)
-    my = np.pad(probes[:, 1], (0, pad)).reshape(-1, 256)
-    vals = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    lab = cv2.cvtColor(vals, cv2.COLOR_BGR2LAB).reshape(-1, 3)[:count]
-    lab = lab.reshape(2, 4, -1, 3).astype(np.float32)
-    lab = lab.mean(axis=0) * _GAIN
+def _probe(image: np.ndarray, base_x: np.ndarray, base_y: np.ndarray, offsets: np.ndarray,
+           normal: np.ndarray, along: np.ndarray) -> np.ndarray:
+    """The gradient at sub-pixel points of ``image``, packed as ``_gather`` answers
+    (N, 4, K, M, 3): the points (``base_x``, ``base_y``) (N, 4, M) shifted by every
+    offset (K, whole pixels in a row) along ``normal``, measured straight across it and
+    along ``along`` (unit vectors per quad and side, (N, 4, 2)) by bilinear probes one
+    pixel either way, each the mean of two half a pixel apart across its direction (as
+    the Sobel kernel's smoothing does). Neighbouring offsets share their probes: a
+    point's probe one pixel out is the next offset's point. For a handful of quads this
+    beats computing a gradient image of their crops by ~10×."""
+    n_x, n_y = normal[:, :, None, None, 0], normal[:, :, None, None, 1]
+    d_x, d_y = along[:, :, None, None, 0], along[:, :, None, None, 1]
+    # Across the side: the points at every offset and one beyond either end, each half a
+    # pixel either way along the side; along it: the points half a pixel either side of
+    # every offset, a pixel either way along the side.
+    whole = (np.arange(len(offsets) + 2, dtype=np.float32) + (offsets[0] - 1))[:, None]
+    halves = (np.arange(len(offsets) + 1, dtype=np.float32) + (offsets[0] - 0.5))[:, None]
+    groups = []
+    for base, n, d in ((base_x, n_x, d_x), (base_y, n_y, d_y)):
+        at_whole = base[:, :, None, :] + whole * n
+        at_halves = base[:, :, None, :] + halves * n
+        groups.append([at_whole + 0.5 * d, at_whole - 0.5 * d, at_halves + d, at_halves - d])
+    sizes = [g.size for g in groups[0]]
+    total = sum(sizes)
+    # remap wants maps under 32767 rows: rows of 256, the last one padded.
+    maps = np.zeros((2, total - total % -256), np.float32)
+    for axis in (0, 1):
+        np.concatenate([g.ravel() for g in groups[axis]], out=maps[axis, :total])
+    vals = cv2.remap(image, maps[0].reshape(-1, 256), maps[1].reshape(-1, 256), cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(vals, cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    split = np.cumsum(sizes)
+    a_plus, a_minus, d_plus, d_minus = (lab[lo:hi].reshape(g.shape + (3,)) for lo, hi, g
+                                        in zip([0, *split[:-1]], split, groups[0], strict=True))
+    # Sums of two probes half a pixel apart (exact in 16 bits), halved below: their mean.
+    across_sum = np.add(a_plus, a_minus, dtype=np.uint16)
+    plus = np.add(d_plus[:, :, 1:], d_plus[:, :, :-1], dtype=np.uint16)
+    minus = np.add(d_minus[:, :, 1:], d_minus[:, :, :-1], dtype=np.uint16)
+    scale = 0.5 * _GAIN
     # A difference over two pixels: the scale of ``gradient_image``'s Sobel / 4.
-    across = lab[0] - lab[1]
-    along_g = lab[2] - lab[3]
+    across_sum = across_sum.astype(np.float32) * scale
+    across = across_sum[:, :, 2:] - across_sum[:, :, :-2]
+    along_g = plus.astype(np.float32) * scale - minus.astype(np.float32) * scale
     mag = np.abs(across) + np.abs(along_g)
-    ch = mag.argmax(axis=1)
-    idx = np.arange(len(ch))
-    a_, b_, m_ = across[idx, ch], along_g[idx, ch], mag[idx, ch]
-    gx = a_ * n[:, 0] + b_ * d[:, 0]
-    gy = a_ * n[:, 1] + b_ * d[:, 1]
-    return np.stack([gx, gy, m_], axis=-1).reshape(shape + (3,))
+    # Per point the channel that changes most (the first of equals).
+    second = mag[..., 1] > mag[..., 0]
+    top = np.maximum(mag[..., 0], mag[..., 1])
+    third = mag[..., 2] > top
+    a_ = np.where(third, across[..., 2], np.where(second, across[..., 1], across[..., 0]))
+    b_ = np.where(third, along_g[..., 2], np.where(second, along_g[..., 1], along_g[..., 0]))
+    m_ = np.maximum(top, mag[..., 2])
+    return np.stack([a_ * n_x + b_ * d_x, a_ * n_y + b_ * d_y, m_], axis=-1)
 
 
 def refine(fine: np.ndarray, quads: np.ndarray, reach: float, cfg: FinderConfig
