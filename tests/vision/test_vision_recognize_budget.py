@@ -1,0 +1,69 @@
+"""How many OCR calls a card costs: reads that cannot help are not made."""
+
+import numpy as np
+
+from vision.names import NameMatcher
+from vision.ocr import Glyph, LineRead
+from vision.recognize import SURE_LEAN, read_card
+
+#: A name and its suffixed twin print the same title (the "ex" is a logo): a title read
+#: well is a tie, unnamed, but close to a deck name. No HP is known to settle it.
+TWINS = [("Pikachu", "sv4pt5-131"), ("Pikachu ex", "sv8-57")]
+#: A blank frame: each end of the card offers one title image (its fixed crop), so each
+#: end read costs one OCR call.
+FRAME = np.full((1080, 1920, 3), 200, np.uint8)
+QUAD = np.float32([[800, 300], [1050, 300], [1050, 650], [800, 650]])
+
+
+class Scripted:
+    """A line reader that reads ``texts`` in turn (the last one from then on), counting."""
+
+    backend = "scripted"
+
+    def __init__(self, *texts: str) -> None:
+        self.texts, self.calls = list(texts), 0
+
+    def read_line(self, image: np.ndarray, either_way: bool = True) -> LineRead:
+        text = self.texts[min(self.calls, len(self.texts) - 1)]
+        self.calls += 1
+        return LineRead(text, 0.9, Glyph.of_text(text))
+
+
+def test_a_title_read_clearly_but_tied_costs_one_read():
+    # The likelier end read "Pikachu" well: the title is there, only tied between the
+    # twins. Neither the other end (the card's bottom, the lean being sure) nor the same
+    # title read from past the edge can settle that: one OCR call, not three.
+    engine = Scripted("Pikachu")
+    reading = read_card(engine, NameMatcher(TWINS, TWINS), FRAME, QUAD, (), SURE_LEAN)
+    assert reading is not None and reading.name is None
+    assert engine.calls == 1
+
+
+def test_a_title_read_poorly_still_gets_a_look_past_the_edge():
+    # "Pika": close to a deck name (the title is at this end) but not sure of it; the
+    # outline may have cut the title, and the look past the edge reads it whole.
+    deck = [("Pikachu", "sv4pt5-131"), ("Arven", "sv1-166")]
+    engine = Scripted("Pika", "Pikachu")
+    reading = read_card(engine, NameMatcher(deck, deck), FRAME, QUAD, (), SURE_LEAN)
+    assert reading is not None and reading.name == "Pikachu"
+    assert engine.calls == 2
+
+
+def test_a_sure_lean_whose_end_shows_no_title_still_looks_at_the_other_end():
+    # Nothing like a name at the likelier end: the lean may be wrong (a card turned the
+    # wrong way up reads as Confused), and the other end's title names the card and
+    # turns it.
+    deck = [("Pikachu", "sv4pt5-131"), ("Arven", "sv1-166")]
+    engine = Scripted("~ |", "Pikachu")
+    reading = read_card(engine, NameMatcher(deck, deck), FRAME, QUAD, (), SURE_LEAN)
+    assert reading is not None and reading.name == "Pikachu"
+    assert engine.calls == 2
+    assert reading.rotation == 180  # the other end was the top
+
+
+def test_without_deck_lists_a_sure_lean_still_looks_at_the_other_end():
+    # Against every name of the database noise comes close to some name: a near miss
+    # says nothing there, and the other end gets its look.
+    engine = Scripted("Pikachu")
+    read_card(engine, NameMatcher(TWINS), FRAME, QUAD, (), SURE_LEAN)
+    assert engine.calls == 2  # one read per end; past the edge only with deck lists
