@@ -42,8 +42,9 @@ scoring the candidates ~25 ms, refining the winners ~11 ms, the rough candidates
 the two resizes ~5 ms, choosing the cards ~5 ms and the gradient image ~4.5 ms.
 (``bench.vision.finder``'s generated mat: ~84 ms.) Most candidates come from corners:
 ~200 a frame are snapped, against ~10 outlines and blobs. Arrays are laid out x and y
-apart and written in place where that is faster, and freed memory is kept for the next
-frame (``vision.finding.memory``); all of that leaves every quad as it was.
+apart and written in place where that is faster, and a ``vision.recognize.Recognizer``
+keeps freed memory for the next frame (``vision.memory``); all of that leaves every quad
+as it was.
 
 This module puts the stages together; each lives in ``vision.finding``: the rough
 candidates in ``cues`` (outlines, blobs, density) and ``corners`` (segments meeting at
@@ -74,16 +75,12 @@ from vision.finding.corners import (
     suppress,
 )
 from vision.finding.cues import blurred_lab, edge_map, gradient_image, rough_candidates, split_blob
-from vision.finding.memory import keep_freed_memory
 from vision.finding.quads import long_side, on_frame_edge, shape_scores, side_lengths
 from vision.finding.select import by_table_size, completions, select_cards, table_card
 from vision.finding.snap import coarse_support, refine, snap_many, support_many
 from vision.geometry import CARD_ASPECT, portrait
 
 __all__ = ["Ahead", "FinderConfig", "find_cards", "finish_cards"]
-
-# Every frame frees and allocates again tens of megabytes of arrays: keep them mapped.
-keep_freed_memory()
 
 
 _worker: ThreadPoolExecutor | None = None

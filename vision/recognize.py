@@ -27,6 +27,7 @@ from vision.finder import FinderConfig, find_cards, finish_cards
 from vision.geometry import portrait, region_quad, rotation_of, turn_180
 from vision.identity import printing, read_number
 from vision.layout import lean as layout_lean
+from vision.memory import keep_freed_memory
 from vision.names import ACCEPT, NameMatch, NameMatcher
 from vision.ocr import LineRead, LineReader, Tesseract, title_band, title_reads
 from vision.pp_ocr import PPOCR, learned_or
@@ -283,7 +284,8 @@ class _JudgedAhead:
 def _warm_up(engine: LineReader) -> None:
     """The second reader's work once on a blank frame, with its engine, before it
     answers: some first calls build tables (OpenCV's Lab conversion, ~0.1 s) that would
-    otherwise slow its first frame."""
+    otherwise slow its first frame. It keeps freed memory as the caller's recognizer does."""
+    keep_freed_memory()
     frame = np.zeros((1080, 1920, 3), np.uint8)
     quad = np.float32([[100, 100], [160, 100], [160, 190], [100, 190]])
     finish_and_judge(frame, quad[None], FinderConfig())
@@ -331,6 +333,8 @@ class Recognizer:
         self.finder = finder or FinderConfig()
         self.engine = engine or Tesseract()
         self.by_text = by_text and text_finder_available()
+        # Each frame frees and allocates again tens of megabytes of arrays: keep them mapped.
+        keep_freed_memory()
 
     def find(self, frame: np.ndarray) -> list[np.ndarray]:
         """The card faces of ``frame`` to read: not the backs, nor what is no card."""

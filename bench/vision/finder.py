@@ -40,6 +40,7 @@ from vision.card_judge import Kind, judge_all  # noqa: E402
 from vision.decoys import BACK, DECOY_KINDS, card_back, decoy  # noqa: E402
 from vision.finder import find_cards  # noqa: E402
 from vision.geometry import iou, portrait  # noqa: E402
+from vision.memory import keep_freed_memory  # noqa: E402
 from vision.synthetic import CardFace, Scene, SceneStyle, compose, generated_mat, load_face, render_proxy  # noqa: E402
 
 BANDS = ((140, 200), (200, 260), (260, 330), (330, 440))
@@ -193,6 +194,7 @@ def main() -> None:
                         help="cards only, no backs or other things (the figures before the judge)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    keep_freed_memory()  # as a Recognizer does
     backs, decoys = (0, 0) if args.no_decoys else (2, 3)
     if evalset.available():
         print(f"finder on real scans ({args.split} split) composited on the real playmat "

@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.finding.corners import right_angles
-from vision.finding.memory import keep_freed_memory
 from vision.finding.quads import crosswise, long_edges, quad_areas
 from vision.finding.select import BORDER_MARGIN, PART_AREA, SELECT_GROW, select_cards
 from vision.finding.snap import _GAIN, _probe
 from vision.geometry import overlap
+from vision.memory import keep_freed_memory
 
 
 def _rect(cx: float, cy: float, w: float, h: float, turn: float) -> np.ndarray:

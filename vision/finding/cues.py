@@ -37,7 +37,7 @@ def gradient_image(channels: tuple[np.ndarray, ...]) -> np.ndarray:
     best_mag, spare = np.abs(best_gx), np.abs(best_gy)
     best_mag += spare
     # Every array below is written in place: fresh pages cost more than the arithmetic
-    # (see ``vision.finding.memory``).
+    # (see ``vision.memory``).
     gx, gy, mag = np.empty_like(best_gx), np.empty_like(best_gx), np.empty_like(best_gx)
     take = np.empty((h, w), bool)
     for ch in (1, 2):
