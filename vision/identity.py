@@ -44,7 +44,7 @@ SHAPED_CONFIDENCE = 0.7
 #: below, the read only cost time (no deck lists, 260-330 px: 1.4x the frame's time).
 MIN_CARD_PX = 330
 _NUMBER = re.compile(r"(?<!\d)(\d{1,3})\s*/")
-_SHAPED = re.compile(r"(?<!\d)\d{1,3}\s*/\s*\d{2,3}")
+_SHAPED = re.compile(r"(?<!\d)(\d{1,3})\s*/\s*(\d{2,3})")
 
 
 def number_strip(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -66,7 +66,13 @@ def read_number(engine: LineReader, frame: np.ndarray, quad: np.ndarray) -> str 
     if (left + right) / 2 < MIN_CARD_PX:
         return None
     read = engine.read_line(number_strip(frame, quad))
-    least = SHAPED_CONFIDENCE if _SHAPED.search(read.text) else LEAST_CONFIDENCE
+    shaped = _SHAPED.search(read.text)
+    if shaped and len(shaped.group(1)) < len(shaped.group(2)):
+        # Scarlet & Violet print the number as wide as the count ("014/198"): a read
+        # "14/198" lost a digit (tune split: Lucario 114/198 in a 400 px photo, read
+        # surely as 14, the number of its col1 printing).
+        return None
+    least = SHAPED_CONFIDENCE if shaped else LEAST_CONFIDENCE
     return parse_number(read.text) if read.confidence >= least else None
 
 

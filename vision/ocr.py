@@ -65,6 +65,14 @@ TRAINER_LETTERS = 3.0
 #: with 10% fewer OCR calls.
 FIXED_POKEMON = (0.20, 0.03, 0.62, 0.09)
 
+#: A title row lies on a dark bar, its title printed white, when the 40th percentile of
+#: its fixed crop's brightness (``FIXED_POKEMON``, the brightest channel) is under this
+#: share of its 97th (the white letters): relative, as a frame's lighting lifts and flattens
+#: both. Tune split scans: the Darkness Pokémon's bars (Bisharp, Maschiff, Kingambit,
+#: Mabosstiff, Bombirdier, Toxicroak ex) 0.23-0.31, every other card 0.49 (Spidops ex,
+#: Dondozo) and up; Mabosstiff in a 330-440 px frame 0.31, 0.41 from an outline 3% low.
+DARK_BAR = 0.45
+
 #: Where a Pokémon prints its HP (card fractions x0, y0, x1, y1): the top row right of
 #: the title, up to the type symbol (tune split: 0.90 read the figure more often than
 #: 0.93, which takes in part of the symbol). Searched for a line of dark strokes.
@@ -79,9 +87,14 @@ HP_CORNER = (0.62, 0.01, 0.90, 0.11)
 #: The HP figures cards print (every one a multiple of 10; the few of 10 HP left out: a
 #: stray "1" of the "HP" letters before the symbol's edge read as "0" looks like one).
 HP_FIGURES = frozenset(range(30, 400, 10))
+#: The HP corner taken wide, to the type symbol and the card's edge: read as it is when
+#: the corner and the line found there hold no one figure. An outline a few percent
+#: narrow or off cuts the figure's last digit from both (tune split, 260-330 px, decoys:
+#: Arboliva's "150" read "15" from an outline of IoU 0.94, "150" from this crop).
+HP_WIDE_CORNER = (0.58, 0.0, 0.99, 0.14)
 #: At most this many crops of the HP corner are read (``hit_points_images``), until one
-#: holds a figure a card could print.
-HP_READS = 2
+#: holds a single figure a card could print.
+HP_READS = 3
 
 #: Blur undone before a third read (Wiener deconvolution of a Gaussian blur of this
 #: sigma, in band pixels: a 230 px card's band is upsampled 2.6×, so about 1.2 frame
@@ -407,8 +420,14 @@ def _rows(grey: np.ndarray, rows: int = 2) -> tuple[dict[str, list[Line]], tuple
 def title_images(band: np.ndarray) -> Iterator[np.ndarray]:
     """Single-line images that may hold the title, likeliest first: the row found in each
     window, then the likeliest row of the band with its blur undone, then the fixed
-    Pokémon crop, then each window's second row, then light text."""
+    Pokémon crop, then each window's second row, then light text (first of all on a
+    dark title bar, ``dark_title_bar``)."""
     grey = _grey(band)  # once per band: every window and crop below is cut from it
+    # A dark title bar (a Darkness Pokémon's) prints its title white: the dark-stroke
+    # search finds only the gaps and the stage badge there, so the light line goes first.
+    light_first = dark_title_bar(grey)
+    if light_first:
+        yield from (line.image for line in find_lines(_box(grey, WINDOWS["pokemon"]), light=True))
     found, order = _rows(grey)
     for kind in order:
         if found[kind]:
@@ -427,8 +446,15 @@ def title_images(band: np.ndarray) -> Iterator[np.ndarray]:
         if len(found[kind]) > 1:
             yield found[kind][1].image
     for kind in order:
-        for line in find_lines(_box(grey, WINDOWS[kind]), light=True):
-            yield line.image
+        if not (light_first and kind == "pokemon"):
+            yield from (line.image for line in find_lines(_box(grey, WINDOWS[kind]), light=True))
+
+
+def dark_title_bar(grey: np.ndarray) -> bool:
+    """Whether a grey band's (:func:`_grey`) Pokémon title row lies on a dark bar (see
+    ``DARK_BAR``)."""
+    row = _box(grey, FIXED_POKEMON)
+    return bool(row.size) and percentile(row, 40) < DARK_BAR * percentile(row, 97)
 
 
 def may_be_light(line: np.ndarray) -> bool:
@@ -463,16 +489,20 @@ def title_reads(engine: LineReader, band: np.ndarray) -> Iterator[LineRead]:
 
 def hit_points_images(band: np.ndarray) -> Iterator[np.ndarray]:
     """Images of a title band's HP corner that may show its figure, likeliest first: the
-    corner as it is (``HP_CORNER``), the line of dark strokes found there, and the line of
-    light strokes (Tesseract reads the cleaned lines better than the raw corner)."""
+    corner as it is (``HP_CORNER``), the line of dark strokes found there, the wide corner
+    (``HP_WIDE_CORNER``), and the line of light strokes (Tesseract reads the cleaned lines
+    better than the raw corner)."""
     corner = _box(band, HP_CORNER)
     if corner.size:
         yield corner
     grey = _box(_grey(band), HP_WINDOW)
-    for light in (False, True):
-        lines = find_lines(grey, light=light)
-        if lines:
-            yield lines[0].image
+    if lines := find_lines(grey):
+        yield lines[0].image
+    wide = _box(band, HP_WIDE_CORNER)
+    if wide.size:
+        yield wide
+    if lines := find_lines(grey, light=True):
+        yield lines[0].image
 
 
 def hit_point_figures(digits: str) -> set[int]:
@@ -487,18 +517,24 @@ def read_hit_points(engine: LineReader, band: np.ndarray, reads: int = HP_READS)
     """The digits OCR reads in the HP corner of a title band ("" for none): the HP figure,
     perhaps with a stray digit beside it (the small "HP" letters, the edge of the type
     symbol). The crops of ``hit_points_images`` are read in turn, at most ``reads`` of
-    them, until one holds a figure a card could print; else the first digits read.
+    them, until one holds a single figure a card could print (one run: "130", with 30 in
+    it, is one). The raw corner's "7090" (90 HP, a "7" from the "HP" letters) holds 70
+    too, which would leave Flaaffy (90) and Flaaffy δ (70) tied; the cleaned line's "90"
+    does not. Else the first digits holding any figure, else the first digits read.
     With PP-OCR (``vision.pp_ocr.learned_or``) the digits hold the figure on 99-100% of
     the tune split's Pokémon at every height band (true outlines; 85-90% from the
     searched line alone), Tesseract's on 86-92% (81-88%); stray digits do not keep
     ``NameMatcher.by_hit_points`` from settling a tie."""
-    first = ""
+    first, several = "", ""
     for image in itertools.islice(hit_points_images(band), reads):
         digits = re.sub(r"\D", "", engine.read_line(image, image.ndim == 3 or may_be_light(image)).text)
-        if hit_point_figures(digits):
+        figures = hit_point_figures(digits)
+        # One figure within another is one print: "130" holds 30 too.
+        if len({f for f in figures if not any(f != g and str(f) in str(g) for g in figures)}) == 1:
             return digits
+        several = several or (digits if figures else "")
         first = first or digits
-    return first
+    return several or first
 
 
 #: Where a Trainer prints its subtitle (card fractions x0, y0, x1, y1): the title row's

@@ -31,7 +31,7 @@ import numpy as np
 from vision import pp_ocr, text_detect
 from vision.geometry import CARD_ASPECT, card_height, overlap, warp
 from vision.names import NameMatch, NameMatcher, normalise
-from vision.ocr import LineRead, LineReader, clean
+from vision.ocr import HP_FIGURES, LineRead, LineReader, clean, hit_point_figures
 from vision.pp_ocr import LINE_HEIGHT
 from vision.text_detect import TextBox, detect
 
@@ -105,12 +105,38 @@ def _line_image(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 def hit_points_mark(text: str) -> str | None:
     """The HP figure's digits when ``text`` is an HP mark (or a title ending in one),
-    else None."""
+    else None. The figure is one a card could print (``vision.ocr.HP_FIGURES``), or holds
+    one: "900" is 90 with the type symbol's edge read as a "0"; "06" (an upside-down
+    read of "90") is no HP."""
     figures = _HIT_POINTS.findall(text)
     if not figures:
         return None
     tail = text[text.rfind(figures[-1]) + len(figures[-1]):]
-    return figures[-1] if len(re.sub(r"[^A-Za-z]", "", tail)) <= STRAY_LETTERS else None
+    if len(re.sub(r"[^A-Za-z]", "", tail)) > STRAY_LETTERS:
+        return None
+    if int(figures[-1]) in HP_FIGURES:
+        return figures[-1]
+    within = hit_point_figures(figures[-1])
+    return str(within.pop()) if len(within) == 1 else None
+
+
+def _likelier(read: LineRead) -> tuple[bool, float]:
+    """How a read of a line one way up ranks against its read the other way: an HP mark
+    first (upside down, "90" reads "06" and "60" reads "09", surely), then confidence."""
+    return hit_points_mark(read.text) is not None, read.confidence
+
+
+#: Digits as they read upside down.
+_TURNED_DIGITS = str.maketrans("0689", "0986")
+
+
+def _turned_figure(text: str) -> bool:
+    """Whether ``text`` is no HP mark but reads as one upside down: the detector may give
+    a short box of figures the wrong way round ("06", which turned is "90"), and a read of
+    it is sure either way."""
+    figure = text.strip()
+    return (bool(figure) and set(figure) <= set("0689") and hit_points_mark(figure) is None
+            and hit_points_mark(figure[::-1].translate(_TURNED_DIGITS)) is not None)
 
 
 def _length(corners: np.ndarray) -> float:
@@ -223,12 +249,15 @@ class TextFinder:
 
     def _read(self, image: np.ndarray, box: TextBox) -> _Line:
         """The line of ``box`` read as the picture shows it, and upside down when that
-        read is unsure (a card turned over on the table); the surer read."""
+        read is unsure (a card turned over on the table) or may be a figure upside down
+        (``_turned_figure``); the surer read, but an HP mark first: "90" with the type
+        symbol beside it read unsure, and upside down "06" sure (tune split photos:
+        Medicham, Mankey)."""
         line = _Line(box.corners, self.reader.read_line(_line_image(image, box.corners), False))
-        if line.read.confidence < SURE_READ:
+        if line.read.confidence < SURE_READ or _turned_figure(line.read.text):
             turned = np.roll(box.corners, 2, axis=0)
             other = _Line(turned, self.reader.read_line(_line_image(image, turned), False))
-            if other.read.confidence > line.read.confidence:
+            if _likelier(other.read) > _likelier(line.read):
                 return other
         return line
 

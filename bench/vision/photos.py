@@ -71,9 +71,12 @@ def scans(split: str, count: int, readers: dict[str, Recognizer]) -> None:
                     counts = tally.setdefault((name, framing, height), Counter())
                     counts[outcome] += 1
                     ids = {r.card_id for r in readings if r.name == card.name}
-                    counts["id " + ("right" if card.card_id in ids else "wrong" if ids - {None} else "none")] += 1
+                    id_outcome = "right" if card.card_id in ids else "wrong" if ids - {None} else "none"
+                    counts["id " + id_outcome] += 1
                     if name == "after" and not outcome.startswith("right"):
                         misses.append(f"{card.card_id} {card.name!r} {framing} {height}px: {outcome} {named}")
+                    elif name == "after" and id_outcome == "wrong":
+                        misses.append(f"{card.card_id} {card.name!r} {framing} {height}px: id {sorted(ids - {None})}")
     print(f"  {'reader':<7} {'framing':<15} {'px':>5} {'right':>6} {'+extra':>6} {'wrong':>6} {'null':>6}"
           f" | id {'right':>5} {'wrong':>6} {'none':>5}")
     for (name, framing, height), counts in tally.items():

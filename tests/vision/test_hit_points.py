@@ -85,3 +85,27 @@ def test_a_title_read_as_a_name_and_its_ex_twin_is_settled_by_a_white_figure():
     reading = Recognizer(matcher, engine=pp_ocr.PPOCR(), by_text=False).read(
         big, _quad(face) + np.float32([40, 40]))
     assert reading is not None and reading.name == "Bombirdier"
+
+
+def test_a_corner_read_holding_two_figures_gets_the_cleaned_line_read_too():
+    """"7090" holds 70 and 90 (a "7" from the small "HP" letters): it would leave Flaaffy
+    (90) and Flaaffy δ (70) tied, so the cleaned line is read, and its one figure kept."""
+    face = render_proxy("Flaaffy", kind="pokemon", seed=1, hp=90).image[:, :, :3].copy()
+    band = title_band(face, _quad(face))
+    two = _Script("HP7090", "90")
+    assert read_hit_points(two, band) == "90" and len(two.images) == 2
+    one = _Script("HP130")  # 30 within 130 is one print, not a second figure
+    assert read_hit_points(one, band) == "130" and len(one.images) == 1
+    assert read_hit_points(_Script("7090", "HP"), band) == "7090"  # no better read: the first
+
+
+def test_a_figure_cut_by_an_outline_a_little_off_is_read_from_the_wide_corner():
+    """An outline a few percent narrow cuts the last digit of "150" from the corner and
+    from the line found there ("15", "1"): the corner taken wide, to the card's edge, is
+    read next, as it is."""
+    face = render_proxy("Arboliva", kind="pokemon", seed=1, hp=150).image[:, :, :3].copy()
+    band = title_band(face, _quad(face))
+    cut = _Script("15", "1", "150")
+    assert read_hit_points(cut, band) == "150" and len(cut.images) == 3
+    corner, wide = cut.images[0], cut.images[2]
+    assert wide.ndim == 3 and wide.shape[1] > corner.shape[1]  # as it is, and wider

@@ -108,3 +108,25 @@ def test_a_number_in_its_printed_shape_is_taken_from_a_less_sure_read():
     assert read_number(Reading("105/", 0.75), frame, quad) is None
     assert read_number(Reading("105/198", 0.6), frame, quad) is None
     assert read_number(Reading("105/", 0.9), frame, quad) == "105"
+
+
+def test_a_number_narrower_than_its_count_lost_a_digit_and_picks_no_printing():
+    """Scarlet & Violet print the number as wide as the set's count ("014/198"). Lucario
+    114/198 in a 400 px photo read surely as "14/198" named its col1-14 printing; such a
+    read gives no number, so no id, and the name stands."""
+
+    class Reading:
+        backend = "scripted"
+
+        def __init__(self, text: str) -> None:
+            self.read = LineRead(text, 0.86)
+
+        def read_line(self, image, either_way=True):
+            return self.read
+
+    frame = np.full((900, 900, 3), 200, np.uint8)
+    quad = np.float32([[0, 0], [360, 0], [360, 500], [0, 500]])
+    assert read_number(Reading("14/198"), frame, quad) is None
+    assert read_number(Reading("014/198"), frame, quad) == "14"
+    assert read_number(Reading("114/198"), frame, quad) == "114"
+    assert read_number(Reading("14/95"), frame, quad) == "14"  # a count of two digits

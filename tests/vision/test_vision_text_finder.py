@@ -63,6 +63,36 @@ def test_the_hp_mark_is_a_figure_at_the_end_of_a_strip():
     assert hit_points_mark("Charmander") is None
     assert hit_points_mark("30 damage to each Benched Pokemon") is None
     assert hit_points_mark("Copycat swsh7-222") is None  # a label's card id, not an HP
+    assert hit_points_mark("HP 900") == "90"  # the type symbol's edge read as a "0"
+    assert hit_points_mark("06") is None  # "90" upside down: no card prints 6 HP
+
+
+class _TwoWays:
+    """A line reader that reads a line as "06" (surely) the way the detector's box gives
+    it, and "90" the other way up: the detector gave the short HP box turned round."""
+
+    backend = "script"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def read_line(self, image: np.ndarray, either_way: bool = True):
+        from vision.ocr import LineRead
+
+        self.calls += 1
+        return LineRead("06", 0.998) if self.calls == 1 else LineRead("90", 0.987)
+
+
+def test_a_figure_that_is_an_hp_mark_only_upside_down_is_read_the_other_way_too():
+    """Medicham's "HP 90" corner in a phone photo (tune split): the box came turned round,
+    and "06" read surely kept the card from being found by its title and HP."""
+    image = np.full((120, 300, 3), 235, np.uint8)
+    turned_round = np.float32([[200, 80], [100, 80], [100, 30], [200, 30]])
+    reader = _TwoWays()
+    line = text_finder.TextFinder(NameMatcher(NAMES), reader)._read(
+        image, text_detect.TextBox(turned_round, 0.9))
+    assert reader.calls == 2 and line.read.text == "90"
+    assert line.corners[0].tolist() == [100, 30]  # read this way up
 
 
 @pytest.mark.parametrize("turn", [0, 90, 180, 270])
