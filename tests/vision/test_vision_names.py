@@ -210,3 +210,12 @@ def test_a_read_far_closer_to_one_deck_name_than_to_any_other_names_it():
     # However far ahead, a read that fits its name this badly stays unsure.
     m = NameMatcher(alone, deck=alone)
     assert m.decide(m.match(["Ganderor"])).name is None
+
+
+def test_a_clean_read_of_a_tie_outranks_junk_read_first():
+    m = NameMatcher(OINKOLOGNE, deck=OINKOLOGNE, hit_points=OINKOLOGNE_HP)
+    junk = m.add(m.match([]), "Skw")  # leans a little towards Skwovet
+    assert junk.name == "Skwovet" and 0 < junk.confidence < ACCEPT
+    tie = m.add(junk, "Oinkologne")
+    assert m.hit_points_may_tell(tie)  # the clean read is kept: its HP can settle it
+    assert m.decide(m.by_hit_points(tie, "260")).name == "Oinkologne ex"
