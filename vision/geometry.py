@@ -63,12 +63,13 @@ def area(quad: np.ndarray) -> float:
     return float(abs(cv2.contourArea(np.asarray(quad, dtype=np.float32))))
 
 
-def overlap(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection over the smaller quad's area (0..1)."""
+def overlap(a: np.ndarray, b: np.ndarray, areas: tuple[float, float] | None = None) -> float:
+    """Intersection over the smaller quad's area (0..1). ``areas``: the two quads' areas,
+    when the caller knows them already (one quad against many)."""
     inter, _ = cv2.intersectConvexConvex(
         np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)
     )
-    small = min(area(a), area(b))
+    small = min(areas or (area(a), area(b)))
     return float(inter / small) if small > 0 else 0.0
 
 

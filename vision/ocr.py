@@ -512,6 +512,14 @@ def hit_point_figures(digits: str) -> set[int]:
     return {int(digits[i:j]) for i in range(len(digits)) for j in range(i + 2, min(len(digits), i + 3) + 1)
             if digits[i] != "0" and int(digits[i:j]) in HP_FIGURES}
 
+def single_figure(digits: str) -> int | None:
+    """The one HP figure ``digits`` hold (``hit_point_figures``; a figure within another
+    is part of it: "130" holds 30 too and is one print, 130), or None for none or several
+    ("7090": 70 and 90)."""
+    figures = hit_point_figures(digits)
+    outer = [f for f in figures if not any(f != g and str(f) in str(g) for g in figures)]
+    return outer[0] if len(outer) == 1 else None
+
 
 def read_hit_points(engine: LineReader, band: np.ndarray, reads: int = HP_READS) -> str:
     """The digits OCR reads in the HP corner of a title band ("" for none): the HP figure,
@@ -528,11 +536,9 @@ def read_hit_points(engine: LineReader, band: np.ndarray, reads: int = HP_READS)
     first, several = "", ""
     for image in itertools.islice(hit_points_images(band), reads):
         digits = re.sub(r"\D", "", engine.read_line(image, image.ndim == 3 or may_be_light(image)).text)
-        figures = hit_point_figures(digits)
-        # One figure within another is one print: "130" holds 30 too.
-        if len({f for f in figures if not any(f != g and str(f) in str(g) for g in figures)}) == 1:
+        if single_figure(digits) is not None:
             return digits
-        several = several or (digits if figures else "")
+        several = several or (digits if hit_point_figures(digits) else "")
         first = first or digits
     return several or first
 

@@ -31,7 +31,7 @@ import numpy as np
 from vision import pp_ocr, text_detect
 from vision.geometry import CARD_ASPECT, card_height, overlap, warp
 from vision.names import NameMatch, NameMatcher, normalise
-from vision.ocr import HP_FIGURES, LineRead, LineReader, clean, hit_point_figures
+from vision.ocr import LineRead, LineReader, clean, single_figure
 from vision.pp_ocr import LINE_HEIGHT
 from vision.text_detect import TextBox, detect
 
@@ -105,19 +105,17 @@ def _line_image(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 def hit_points_mark(text: str) -> str | None:
     """The HP figure's digits when ``text`` is an HP mark (or a title ending in one),
-    else None. The figure is one a card could print (``vision.ocr.HP_FIGURES``), or holds
-    one: "900" is 90 with the type symbol's edge read as a "0"; "06" (an upside-down
-    read of "90") is no HP."""
+    else None. The figure is one a card could print, or holds one
+    (``vision.ocr.single_figure``): "900" is 90 with the type symbol's edge read as a
+    "0"; "06" (an upside-down read of "90") is no HP."""
     figures = _HIT_POINTS.findall(text)
     if not figures:
         return None
     tail = text[text.rfind(figures[-1]) + len(figures[-1]):]
     if len(re.sub(r"[^A-Za-z]", "", tail)) > STRAY_LETTERS:
         return None
-    if int(figures[-1]) in HP_FIGURES:
-        return figures[-1]
-    within = hit_point_figures(figures[-1])
-    return str(within.pop()) if len(within) == 1 else None
+    figure = single_figure(figures[-1])
+    return None if figure is None else str(figure)
 
 
 def _likelier(read: LineRead) -> tuple[bool, float]:

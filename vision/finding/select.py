@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from vision.finding.quads import crosswise, long_edges, long_side, quad_areas, side_lengths
-from vision.geometry import CARD_ASPECT, clockwise
+from vision.geometry import CARD_ASPECT, clockwise, overlap
 
 #: A bigger outline around an accepted quad replaces it when it scores at least this
 #: fraction of the inner one's score (a pale card's outer outline is fainter than its
@@ -41,12 +41,6 @@ def _surrounds(outer: np.ndarray, inner: np.ndarray) -> bool:
 #: A quad overlapping an accepted one by this share of the smaller one's area clashes
 #: with it (``select_cards``).
 CLASH = 0.3
-
-
-def _overlap(a: np.ndarray, b: np.ndarray, area_a: float, area_b: float) -> float:
-    """``vision.geometry.overlap`` of two float32 quads whose areas are known."""
-    small = min(area_a, area_b)
-    return float(cv2.intersectConvexConvex(a, b)[0] / small) if small > 0 else 0.0
 
 
 def select_cards(scored: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
@@ -84,7 +78,7 @@ def select_cards(scored: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
         for k in kept:
             if not may_clash[i][k]:
                 continue
-            part = _overlap(rows[i], rows[k], cv_area[i], cv_area[k])
+            part = overlap(rows[i], rows[k], (cv_area[i], cv_area[k]))
             if part < CLASH:
                 continue
             if not replaces(i, k, part):
