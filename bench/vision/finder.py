@@ -2,6 +2,7 @@
 that is not a card.
 
     .venv/bin/python -m bench.vision.finder [--frames N] [--split holdout|tune] [--no-decoys]
+        [--conditions plain,hands,glare,tilt [--bands 200-260,330-440]]
 
 Composites of the shared real scans on the real playmat frames (``bench.vision.evalset``),
 plus generated busy mats with our own proxy cards. The tune split's scans are laid on
@@ -18,6 +19,12 @@ title crop depends on them); what is reported as a card face and is not one, wit
 judge and without it (every quad a card, as before the judge); backs judged face-down
 (and backs judged a face); the finder's and the judge's CPU time per composite. Prints
 figures only.
+
+With ``--conditions``, it measures instead the finder and the judge alone on the frames
+``bench.vision.conditions`` reads (the same cards, mats and seeds, no reading): per band
+and condition, the cards with a quad judged a face of IoU >= 0.6, and the quads judged
+faces that lie on no card so (what ``recognize`` reports as a card unless its reading
+drops it). Seconds per condition where ``bench.vision.conditions`` takes minutes.
 """
 
 from __future__ import annotations
@@ -185,6 +192,25 @@ class Tally:
                 f"judge {statistics.median(self.judge_ms or [0]):.1f} ms")
 
 
+def by_condition(split: str, bands: list[tuple[int, int]], names: list[str]) -> None:
+    """``--conditions``: the finder and the judge on ``bench.vision.conditions``' frames."""
+    from bench.vision.conditions import BY_NAME, FOUND_IOU, scenes
+
+    for band in bands:
+        for name in names:
+            cards = found = reported = not_cards = 0
+            for scene, _chosen in scenes(split, band, BY_NAME[name]):
+                quads = find_cards(scene.image)
+                faces = [q for q, k in zip(quads, judge_all(scene.image, quads), strict=True) if k is Kind.FACE]
+                cards += len(scene.cards)
+                found += sum(max((iou(q, c.quad) for q in faces), default=0.0) >= FOUND_IOU for c in scene.cards)
+                reported += len(faces)
+                not_cards += sum(max(iou(q, c.quad) for c in scene.cards) < FOUND_IOU for q in faces)
+            print(f"  {band[0]}-{band[1]} px {name:>13}: cards found {found}/{cards} = {found / max(1, cards):6.1%}  "
+                  f"not cards among reported {not_cards}/{reported} = {not_cards / max(1, reported):5.1%}",
+                  flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--frames", type=int, default=6, help="composites per height band")
@@ -192,9 +218,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-decoys", action="store_true",
                         help="cards only, no backs or other things (the figures before the judge)")
+    parser.add_argument("--conditions", help="the finder and judge alone on bench.vision.conditions' "
+                        "frames under these conditions (comma-separated)")
+    parser.add_argument("--bands", default="200-260,260-330,330-440", help="with --conditions")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     keep_freed_memory()  # as a Recognizer does
+    if args.conditions:
+        from bench.vision.conditions import BY_NAME
+
+        names = args.conditions.split(",")
+        if unknown := [n for n in names if n not in BY_NAME]:
+            parser.error(f"no condition {', '.join(unknown)}: some of {', '.join(BY_NAME)}")
+        try:
+            bands = [(int(lo), int(hi)) for lo, hi in (b.split("-") for b in args.bands.split(","))]
+        except ValueError:
+            parser.error(f"--bands {args.bands!r}: heights as LOW-HIGH, comma-separated (200-260,330-440)")
+        by_condition(args.split, bands, names)
+        return
     backs, decoys = (0, 0) if args.no_decoys else (2, 3)
     if evalset.available():
         print(f"finder on real scans ({args.split} split) composited on the real playmat "

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from vision.finding.corners import right_angles
 from vision.finding.quads import crosswise, long_edges, quad_areas
-from vision.finding.select import BORDER_MARGIN, PART_AREA, SELECT_GROW, select_cards
+from vision.finding.select import BORDER_MARGIN, PART_AREA, SELECT_GROW, SMALL_PART, select_cards
 from vision.finding.snap import _GAIN, _probe
 from vision.geometry import overlap
 from vision.memory import keep_freed_memory
@@ -45,7 +45,7 @@ def _every_pair_select(scored: list[tuple[float, np.ndarray]]) -> list[np.ndarra
             kept.append(i)
         elif all(areas[i] > 1.15 * areas[k] and shared[k] > 0.85 and score > SELECT_GROW * scored[k][0]
                  and ((areas[i] >= PART_AREA * areas[k] and crosswise(angles[i], angles[k]))
-                      or surrounds(quad, quads[k])) for k in clash):
+                      or areas[i] >= SMALL_PART * areas[k] or surrounds(quad, quads[k])) for k in clash):
             kept = [k for k in kept if k not in clash]
             kept.append(i)
     return [quads[k] for k in kept]
