@@ -294,3 +294,77 @@ def test_the_command_line_reads_each_image_once(cli, tmp_path):
     assert run.returncode == 0, run.stderr
     assert [json.loads(line)["image"] for line in run.stdout.splitlines()] == paths
     assert "Traceback" not in run.stderr and "leaked" not in run.stderr
+
+
+@pytest.fixture
+def fresh_second_reader(monkeypatch):
+    """``vision.recognize``'s second reader, a new one for this test (and answering)."""
+    monkeypatch.setattr(vision.recognize, "_second_readers", {})
+    reader = vision.recognize.second_reader()
+    assert reader.wait_until_answering(START_S)
+    yield reader
+    reader.close()
+
+
+def _finder_with_last_look(monkeypatch, image: np.ndarray, last_look) -> list[bool]:
+    """``recognize``'s finder, made to hand the second reader the cards it finds before
+    its last look (to refine, and judge their layout, meanwhile), then return what
+    ``last_look(cards, reader)`` makes of the cards (``reader`` None when there was no
+    process to hand them to). Whether it could, frame by frame."""
+    found: list[np.ndarray] = []
+    find_cards(image, ahead=lambda cards: found.append(cards))
+    cards = finish_cards(image, found[0])
+    handed: list[bool] = []
+
+    def find(frame, config=None, ahead=None):
+        if ahead is None:  # the caller alone: no last look to wait for
+            return last_look(cards, None)
+        handed.append(ahead(found[0]) is not None)
+        return last_look(cards, vision.recognize.second_reader() if handed[-1] else None)
+
+    monkeypatch.setattr(vision.recognize, "find_cards", find)
+    return handed
+
+
+def _alone(monkeypatch, recognizer, image: np.ndarray) -> list[dict]:
+    with monkeypatch.context() as alone:
+        alone.setattr(vision.recognize, "SECOND_READER", False)
+        return [r.to_json() for r in recognizer.recognize(image)]
+
+
+def test_a_card_the_last_look_moved_is_read_from_where_it_is(monkeypatch, recognizer, fresh_second_reader):
+    # What the second reader made of the cards before the last look (their layout's
+    # lean) counts only for a card whose quad is exactly the one it was made for.
+    sc = scene(NAMES[:6], seed=6, style=CLEAN)
+
+    def moved_one(cards, reader):
+        if reader is not None:
+            time.sleep(0.5)  # the second reader is done meanwhile
+        return [cards[0] + np.float32([2.0, 1.0]), *cards[1:]]
+
+    handed = _finder_with_last_look(monkeypatch, sc.image, moved_one)
+    shared = [r.to_json() for r in recognizer.recognize(sc.image)]
+    assert handed == [True] and len(shared) == 6
+    assert shared == _alone(monkeypatch, recognizer, sc.image)  # the moved card's own quad and name
+    assert fresh_second_reader.failures == 0
+
+
+@pytest.mark.parametrize("after_s", [0.0, 0.3])  # refining the cards, or done
+def test_a_second_reader_that_dies_mid_frame_loses_no_card(monkeypatch, recognizer, fresh_second_reader, after_s):
+    sc = scene(NAMES[:6], seed=7, style=CLEAN)
+
+    def killed(cards, reader):
+        if reader is not None:
+            time.sleep(after_s)
+            process = reader._process._process
+            process.kill()
+            process.join(START_S)
+        return cards
+
+    handed = _finder_with_last_look(monkeypatch, sc.image, killed)
+    alone = _alone(monkeypatch, recognizer, sc.image)
+    assert len(alone) == 6
+    assert [r.to_json() for r in recognizer.recognize(sc.image)] == alone
+    assert handed == [True]
+    # The next frame is read as well (by a thread, then a new process).
+    assert [r.to_json() for r in recognizer.recognize(sc.image)] == alone
