@@ -29,7 +29,7 @@ from vision.identity import printing, read_number
 from vision.layout import lean as layout_lean
 from vision.memory import keep_freed_memory
 from vision.names import ACCEPT, NameMatch, NameMatcher
-from vision.ocr import LineRead, LineReader, Tesseract, title_band, title_reads
+from vision.ocr import LineRead, LineReader, Tesseract, read_hit_points, title_band, title_reads
 from vision.pp_ocr import PPOCR, learned_or
 from vision.second_reader import FrameShare, SecondReader
 from vision.text_finder import TextFinder, merged, unexplained
@@ -153,15 +153,34 @@ def judged(frame: np.ndarray, quads: list[np.ndarray]) -> tuple[list[np.ndarray]
 class _End:
     """One end of a card as its top: its reads so far and their best match."""
 
-    def __init__(self, engine: LineReader, frame: np.ndarray, quad: np.ndarray) -> None:
+    def __init__(self, engine: LineReader, frame: np.ndarray, quad: np.ndarray,
+                 corner: _End | None = None) -> None:
+        """``corner``: the end whose HP corner checks this end's names, when not its own
+        (the look past an edge reads a band above the card's top)."""
         self.quad = quad
         self._engine, self._frame = engine, frame
         self._band: np.ndarray | None = None  # straightened on the first read
         self._reads: Iterator[LineRead] | None = None
         self._tie_read = False
+        self._corner = corner
+        self._digits: str | None = None
         self.saw_text = False
         self.calls = 0
         self.match = NameMatch(None, None, 0.0)
+
+    def _straightened(self) -> np.ndarray:
+        if self._band is None:
+            self._band = title_band(self._frame, self.quad)
+        return self._band
+
+    def hit_points(self) -> str:
+        """The digits read in this end's HP corner (``vision.ocr.read_hit_points``), read
+        once however many names or ties ask."""
+        if self._corner is not None:
+            return self._corner.hit_points()
+        if self._digits is None:
+            self._digits = read_hit_points(learned_or(self._engine), self._straightened())
+        return self._digits
 
     @property
     def named(self) -> bool:
@@ -171,10 +190,10 @@ class _End:
         """Read title lines (at most ``budget`` in all) until one names the card. A title
         that reads as two deck names alike gets one read of its HP, or of its subtitle,
         as soon as it does (``vision.ties``): further reads of the title cannot part
-        them, the suffix being a logo."""
+        them, the suffix being a logo. A Trainer's or an Energy's name only just sure is
+        not taken when the HP corner shows a figure (``NameMatcher.refuted_by_hit_points``)."""
         if self._reads is None:
-            self._band = title_band(self._frame, self.quad)
-            self._reads = title_reads(self._engine, self._band)
+            self._reads = title_reads(self._engine, self._straightened())
         while not self.named and self.calls < budget:
             read = next(self._reads, None)
             if read is None:
@@ -183,9 +202,12 @@ class _End:
             self.saw_text |= len(read.text) >= 2
             # "Basic <icon> Energy" reads alike for every type: the card's colour tells them apart.
             self.match = settled_by_colour(matcher.add(self.match, read, hint), matcher, self._frame, self.quad)
+            if matcher.hit_points_may_refute(self.match):
+                self.match = matcher.refuted_by_hit_points(self.match, self.hit_points())
             if not self.named and not self._tie_read and may_settle(matcher, self.match):
                 self._tie_read = True
-                self.match = settled(matcher, self.match, learned_or(self._engine), self._band)
+                self.match = settled(matcher, self.match, learned_or(self._engine), self._straightened(),
+                                     self.hit_points)
 
 
 def _holds_title(end: _End, matcher: NameMatcher) -> bool:
@@ -232,7 +254,7 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
     match = top.match
     read_clearly = max(likely.match.similarity, other.match.similarity) >= CLEAR_TITLE
     if not top.named and matcher.deck is not None and not read_clearly:
-        beyond = _End(engine, frame, region_quad(likely.quad, 0.0, -TOP_SHIFT, 1.0, 1.0 - TOP_SHIFT))
+        beyond = _End(engine, frame, region_quad(likely.quad, 0.0, -TOP_SHIFT, 1.0, 1.0 - TOP_SHIFT), likely)
         beyond.read(matcher, hint, SHIFTED_READS)
         if beyond.named:
             top, match = likely, beyond.match

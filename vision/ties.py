@@ -15,6 +15,8 @@ Either takes one more read of the card, made only for a tie one of them can sett
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from vision.names import NameMatch, NameMatcher
@@ -26,12 +28,16 @@ def may_settle(matcher: NameMatcher, match: NameMatch) -> bool:
     return matcher.hit_points_may_tell(match) or matcher.subtitle_may_tell(match)
 
 
-def settled(matcher: NameMatcher, match: NameMatch, engine: LineReader, band: np.ndarray) -> NameMatch:
+def settled(matcher: NameMatcher, match: NameMatch, engine: LineReader, band: np.ndarray,
+            hit_points: Callable[[], str] | None = None) -> NameMatch:
     """``match`` settled by the HP figure or the subtitle read from ``band`` (the title
     band the title was read from) with ``engine``: unchanged when the read does not
-    tell (see ``NameMatcher.by_hit_points``, ``NameMatcher.by_subtitle``)."""
+    tell (see ``NameMatcher.by_hit_points``, ``NameMatcher.by_subtitle``).
+    ``hit_points``: the HP corner's digits when the caller reads them itself (once per
+    band, for this and ``NameMatcher.refuted_by_hit_points``)."""
     if matcher.hit_points_may_tell(match):
-        return matcher.by_hit_points(match, read_hit_points(engine, band))
+        digits = hit_points() if hit_points is not None else read_hit_points(engine, band)
+        return matcher.by_hit_points(match, digits)
     if matcher.subtitle_may_tell(match):
         return matcher.by_subtitle(match, read_subtitle(engine, band))
     return match

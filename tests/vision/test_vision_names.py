@@ -219,3 +219,34 @@ def test_a_clean_read_of_a_tie_outranks_junk_read_first():
     tie = m.add(junk, "Oinkologne")
     assert m.hit_points_may_tell(tie)  # the clean read is kept: its HP can settle it
     assert m.decide(m.by_hit_points(tie, "260")).name == "Oinkologne ex"
+
+
+TRAINER_AND_POKEMON = [("Penny", "sv1-183"), ("Riolu", "sv1-113"), ("Skwovet", "sv1-151")]
+TRAINER_AND_POKEMON_HP = {"Riolu": {70}, "Skwovet": {60}}
+
+
+def test_a_trainer_named_only_just_is_refuted_by_an_hp_figure():
+    # A blurred "Riolu" read "Pemny" names Penny, only just: a Trainer prints no HP, and
+    # the corner shows one (with a stray digit beside it).
+    m = NameMatcher(TRAINER_AND_POKEMON, deck=TRAINER_AND_POKEMON, hit_points=TRAINER_AND_POKEMON_HP)
+    penny = m.match(["Pemny"])
+    assert penny.name == "Penny" and m.hit_points_may_refute(penny)
+    assert m.decide(m.refuted_by_hit_points(penny, "706")).name is None
+    # A corner with no figure a card prints leaves it named.
+    for digits in ("", "1", "7", "10"):
+        assert m.decide(m.refuted_by_hit_points(penny, digits)).name == "Penny"
+
+
+def test_a_pokemon_a_sure_name_or_a_deck_without_hp_is_not_checked():
+    m = NameMatcher(TRAINER_AND_POKEMON, deck=TRAINER_AND_POKEMON, hit_points=TRAINER_AND_POKEMON_HP)
+    # Blur makes up which figure it is ("80" for 60), not that there is one: a Pokémon's
+    # name is not refuted by a figure it does not print.
+    riolu = m.match(["Riclu"])
+    assert riolu.name == "Riolu" and riolu.confidence >= ACCEPT and not m.hit_points_may_refute(riolu)
+    assert m.decide(m.refuted_by_hit_points(riolu, "60")).name == "Riolu"
+    sure = m.match(["Penny"])
+    assert not m.hit_points_may_refute(sure)
+    assert m.decide(m.refuted_by_hit_points(sure, "70")).name == "Penny"
+    # Without the HP of the deck's cards, a name without one may be a Pokémon all the same.
+    m = NameMatcher(TRAINER_AND_POKEMON, deck=TRAINER_AND_POKEMON)
+    assert m.decide(m.refuted_by_hit_points(m.match(["Pemny"]), "70")).name == "Penny"

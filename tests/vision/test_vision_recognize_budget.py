@@ -67,3 +67,21 @@ def test_without_deck_lists_a_sure_lean_still_looks_at_the_other_end():
     engine = Scripted("Pikachu")
     read_card(engine, NameMatcher(TWINS), FRAME, QUAD, (), SURE_LEAN)
     assert engine.calls == 2  # one read per end; past the edge only with deck lists
+
+
+def test_a_name_only_just_sure_that_its_hp_corner_refutes_is_left_unsure(monkeypatch):
+    # "Pemny" names Penny only just; the HP corner reads 70 (Riolu's): a Trainer prints no
+    # HP, so the card is left unsure rather than named wrongly. One HP read, however many
+    # title reads follow.
+    import vision.recognize
+
+    deck = [("Penny", "sv1-183"), ("Riolu", "sv1-113"), ("Skwovet", "sv1-151")]
+    matcher = NameMatcher(deck, deck, hit_points={"Riolu": {70}, "Skwovet": {60}})
+    engine = Scripted("Pemny", "70", "Pemny")
+    monkeypatch.setattr(vision.recognize, "learned_or", lambda fallback: fallback)
+    reading = read_card(engine, matcher, FRAME, QUAD, (), SURE_LEAN)
+    assert reading is not None and reading.name is None
+    # Where the corner shows no figure, the name stands.
+    engine = Scripted("Pemny", "")
+    reading = read_card(engine, matcher, FRAME, QUAD, (), SURE_LEAN)
+    assert reading is not None and reading.name == "Penny"
