@@ -20,8 +20,9 @@ tall there), then a refinement on finer pixels:
    card's upper part (its title and picture are card-shaped, sideways) the whole card
    is proposed and judged with lower bars (edge and outline share), for a pale text
    box on a pale mat. A last look takes corners whose sides stop further short of them
-   (a rounded corner, a faint side broken into pieces), and cards a little smaller than
-   most, away from the cards already found; whole cards are proposed around those it
+   (a rounded corner, a faint side broken into pieces), cards a little smaller than
+   most, and cards a little bigger where both sides at a corner are in pieces, away
+   from the cards already found; whole cards are proposed around those it
    finds too (one may be a part of a card).
 3. *Refinement*: the winners' sides are pushed out onto a faint outer outline if one
    lies just outside (a silver border on a grey mat), then snapped once more on a
@@ -63,6 +64,8 @@ import numpy as np
 
 from vision.finding.config import FinderConfig
 from vision.finding.corners import (
+    BIGGER_CARD,
+    BROKEN_SIDE,
     CORNER_GAP,
     CORNER_RANK,
     NMS_DIST,
@@ -195,6 +198,9 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None, ahead: Ahe
         last = [corner_quads(corners, lo, hi, [typical], CORNER_GAP)]
         if SMALLER_CARD:
             last.append(corner_quads(corners, lo, hi, [typical * SMALLER_CARD], own_sizes=False))
+        if BIGGER_CARD:
+            last.append(corner_quads(corners, lo, hi, [typical * BIGGER_CARD], own_sizes=False,
+                                     broken=BROKEN_SIDE))
         consider_corners(np.concatenate(last), WIDE_RANK)
         if len(scored) > known:
             kept = select_cards(by_table_size(scored, typical))
