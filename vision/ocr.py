@@ -512,6 +512,7 @@ def hit_point_figures(digits: str) -> set[int]:
     return {int(digits[i:j]) for i in range(len(digits)) for j in range(i + 2, min(len(digits), i + 3) + 1)
             if digits[i] != "0" and int(digits[i:j]) in HP_FIGURES}
 
+
 def single_figure(digits: str) -> int | None:
     """The one HP figure ``digits`` hold (``hit_point_figures``; a figure within another
     is part of it: "130" holds 30 too and is one print, 130), or None for none or several

@@ -4,7 +4,7 @@ Some deck names read alike however well their title is read:
 
 - a name and its suffixed twin (Bombirdier, Bombirdier ex; Rotom, Rotom V): the suffix
   is a logo, not letters. Their HP figures differ, and the HP corner is read
-  (``vision.ocr.read_hit_points``, ``NameMatcher.by_hit_points``);
+  (``vision.ocr.read_hit_points``, by the caller; ``NameMatcher.by_hit_points``);
 - the printings of one Trainer told apart by a subtitle (Professor's Research
   (Professor Sada), (Professor Turo)): the subtitle is printed small, in italics, at the
   right end of the title line, too far from the title to be read with it, and that
@@ -20,7 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from vision.names import NameMatch, NameMatcher
-from vision.ocr import LineReader, read_hit_points, read_subtitle
+from vision.ocr import LineReader, read_subtitle
 
 
 def may_settle(matcher: NameMatcher, match: NameMatch) -> bool:
@@ -29,15 +29,14 @@ def may_settle(matcher: NameMatcher, match: NameMatch) -> bool:
 
 
 def settled(matcher: NameMatcher, match: NameMatch, engine: LineReader, band: np.ndarray,
-            hit_points: Callable[[], str] | None = None) -> NameMatch:
-    """``match`` settled by the HP figure or the subtitle read from ``band`` (the title
-    band the title was read from) with ``engine``: unchanged when the read does not
-    tell (see ``NameMatcher.by_hit_points``, ``NameMatcher.by_subtitle``).
-    ``hit_points``: the HP corner's digits when the caller reads them itself (once per
-    band, for this and ``NameMatcher.refuted_by_hit_points``)."""
+            hit_points: Callable[[], str]) -> NameMatch:
+    """``match`` settled by the HP figure (``hit_points``: the digits of the HP corner,
+    which the caller reads once per band, for this and ``NameMatcher.refuted_by_hit_points``)
+    or by the subtitle read from ``band`` (the title band the title was read from) with
+    ``engine``: unchanged when the read does not tell (see ``NameMatcher.by_hit_points``,
+    ``NameMatcher.by_subtitle``)."""
     if matcher.hit_points_may_tell(match):
-        digits = hit_points() if hit_points is not None else read_hit_points(engine, band)
-        return matcher.by_hit_points(match, digits)
+        return matcher.by_hit_points(match, hit_points())
     if matcher.subtitle_may_tell(match):
         return matcher.by_subtitle(match, read_subtitle(engine, band))
     return match

@@ -193,7 +193,6 @@ def cut_cards(quads: list[np.ndarray]) -> list[tuple[int, int, float]]:
     return pairs
 
 
-
 def by_table_size(scored: list[tuple[float, np.ndarray]], typical: float | None
                    ) -> list[tuple[float, np.ndarray]]:
     """Scores lowered for quads whose size is not the table's (``typical``, see
