@@ -1,7 +1,8 @@
 """The card finder's faster parts answer as the plain computations they replace: the
 selection's bounding-box pre-test, probes shared between neighbouring shifts of a side,
-right angles between segments, and the allocator kept from returning each frame's
-arrays to the system."""
+right angles between segments, snapping each quad with the reach it needs, probes
+reused for a second snap, the snap's numpy spelled for speed, and the allocator kept
+from returning each frame's arrays to the system."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vision.finding import snap
 from vision.finding.corners import right_angles
+from vision.finding.cues import blurred_lab, gradient_image
 from vision.finding.quads import crosswise, long_edges, quad_areas
 from vision.finding.select import BORDER_MARGIN, PART_AREA, SELECT_GROW, SMALL_PART, select_cards
 from vision.finding.snap import _GAIN, _probe
@@ -139,3 +142,120 @@ def _glibc() -> bool:
     import platform
 
     return platform.libc_ver()[0] == "glibc"
+
+
+def _table(seed: int = 7) -> np.ndarray:
+    """A small BGR table: noise with a few cards (pale, dark, coloured) laid on it."""
+    rng = np.random.default_rng(seed)
+    image = rng.integers(90, 140, (240, 320, 3), dtype=np.uint8)
+    for (cx, cy, w, turn), colour in zip(((70, 70, 60, 5), (200, 80, 70, -12), (130, 170, 50, 30), (260, 180, 44, 0)),
+                                         ((230, 230, 225), (40, 40, 60), (60, 160, 200), (200, 120, 90)), strict=True):
+        cv2.fillConvexPoly(image, _rect(cx, cy, w, w / 0.716, turn).astype(np.int32), colour)
+    return cv2.GaussianBlur(image, (3, 3), 0)
+
+
+def _near_cards(drawn: list[tuple[int, float, float, float, float]]) -> np.ndarray:
+    """Quads near the cards of ``_table``, a little off in place, size and turn."""
+    cards = ((70, 70, 60, 5), (200, 80, 70, -12), (130, 170, 50, 30), (260, 180, 44, 0))
+    quads = []
+    for k, dx, dy, grow, turn in drawn:
+        cx, cy, w, t = cards[k]
+        quads.append(_rect(cx + dx, cy + dy, w * grow, w * grow / 0.716, t + turn))
+    return np.stack(quads)
+
+
+_OFF_CARDS = st.lists(st.tuples(st.integers(0, 3), st.floats(-6, 6), st.floats(-6, 6), st.floats(0.85, 1.15),
+                                st.floats(-6, 6)), min_size=1, max_size=24)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_OFF_CARDS, st.lists(st.floats(3, 11), min_size=24, max_size=24), st.sampled_from([16, 32]))
+def test_snapping_each_quad_with_its_own_reach_changes_no_quad_it_keeps(drawn, bands, samples):
+    # A batch is split into quads needing a short reach and the rest (``_reach_split``):
+    # every quad kept (mask True) must be where one pass with the batch's reach puts it.
+    packed = gradient_image(cv2.split(blurred_lab(_table())))
+    quads = _near_cards(drawn)
+    band = np.float32(bands[:len(quads)])
+    saved = snap.SPLIT_SAVES
+    snap.SPLIT_SAVES = 0  # split whenever two reaches differ at all
+    try:
+        split, split_ok = snap.snap_many(quads, packed, band, 20.0, samples)
+    finally:
+        snap.SPLIT_SAVES = saved
+    plain, plain_ok = snap.snap_within(quads, packed, band, 20.0, samples, 1.0, int(np.ceil(band.max())))
+    assert np.array_equal(split_ok, plain_ok)
+    assert np.array_equal(split[split_ok], plain[plain_ok])
+
+
+def test_a_batch_of_mixed_reaches_is_split_and_snaps_as_one_pass_does():
+    packed = gradient_image(cv2.split(blurred_lab(_table())))
+    quads = _near_cards([(k % 4, k % 3 - 1.0, 1.0 - k % 2, 1.0 + 0.02 * (k % 5), 0.5 * k) for k in range(20)])
+    band = np.where(np.arange(20) % 2 == 0, 3.0, 10.0).astype(np.float32)
+    assert snap._reach_split(band.reshape(-1, 1), 10, 16) is not None
+    split, split_ok = snap.snap_many(quads, packed, band, 20.0)
+    plain, plain_ok = snap.snap_within(quads, packed, band, 20.0, 16, 1.0, 10)
+    assert plain_ok.sum() >= 10  # most quads snap onto their card
+    assert np.array_equal(split_ok, plain_ok) and np.array_equal(split[split_ok], plain[plain_ok])
+
+
+@settings(max_examples=30, deadline=None)
+@given(_OFF_CARDS, st.integers(1, 6), st.integers(0, 5), st.sampled_from([16, 32]))
+def test_probes_reused_for_some_quads_and_fewer_shifts_are_what_probing_them_again_gives(
+        drawn, reach, fewer, samples):
+    image = _table()
+    quads = _near_cards(drawn)
+    rows = np.arange(len(quads))[::2]
+    r = max(1, reach - fewer)
+    reused = snap.probe_sides(image, quads, reach, samples)[rows, :, reach - r:reach + r + 1]
+    again = snap.probe_sides(image, quads[rows], r, samples)
+    assert np.array_equal(reused, again)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 4), st.integers(1, 48), st.booleans(), st.integers(0, 2**32 - 1))
+def test_the_share_of_true_flags_is_their_mean(n, k, m, strided, seed):
+    flags = np.random.default_rng(seed).random((n, 4, k, m)) < 0.4
+    if strided:
+        flags = flags[:, :, ::-1]
+    assert np.array_equal(snap.share(flags), flags.mean(axis=-1))
+
+
+def _plain_side_frames(quads: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``_side_frames`` as first written (``np.linalg.norm``, ``stack``, ``mean``)."""
+    a, b = quads, np.roll(quads, -1, axis=1)
+    d = b - a
+    d = d / np.maximum(np.linalg.norm(d, axis=2, keepdims=True), 1e-3)
+    normal = np.stack([-d[..., 1], d[..., 0]], axis=-1)
+    centre = quads.mean(axis=1, keepdims=True)
+    flip = (normal * ((a + b) / 2 - centre)).sum(axis=2, keepdims=True) < 0
+    return a, b, d, np.where(flip, -normal, normal)
+
+
+def _plain_gather(packed: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``_gather`` as first written: int32 pixels clipped with ``np.clip``."""
+    h, w = packed.shape[:2]
+    xi = np.clip((x + 1.5).astype(np.int32), 0, w - 1)
+    yi = np.clip((y + 1.5).astype(np.int32), 0, h - 1)
+    return packed.reshape(-1).view(np.complex128).take(yi * w + xi).view(np.float32).reshape(*xi.shape, 4)
+
+
+_COORDS = st.floats(-5e3, 5e3, allow_nan=False, width=32)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(*[_COORDS] * 8), min_size=1, max_size=12), st.sampled_from([16, 40]))
+def test_sides_points_and_their_gradient_are_as_the_plain_numpy_had_them(corners, samples):
+    # Any quads, degenerate and far off the image too: the same directions, normals,
+    # pixels read and fitted lines, bit for bit.
+    quads = np.float32(corners).reshape(-1, 4, 2)
+    for got, plain in zip(snap._side_frames(quads), _plain_side_frames(quads), strict=True):
+        assert got.dtype == plain.dtype and np.array_equal(got, plain, equal_nan=True)
+    packed = gradient_image(cv2.split(blurred_lab(_table())))
+    a, b, _d, normal = snap._side_frames(quads)
+    x, y = snap._sample_points(a, b, samples)
+    shift = np.float32([-2, 0, 3])[None, None, :, None]
+    px, py = x[:, :, None] + shift * normal[:, :, None, None, 0], y[:, :, None] + shift * normal[:, :, None, None, 1]
+    assert np.array_equal(snap._gather(packed, px.copy(), py.copy()), _plain_gather(packed, px, py))
+    weight = (np.arange(samples) % 3 != 0).astype(np.float32) * np.ones_like(x)
+    plain_sum = np.moveaxis(x * weight, -1, 0).copy().sum(axis=0)
+    assert np.array_equal(snap._sum_points(x * weight), plain_sum)

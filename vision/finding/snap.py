@@ -31,85 +31,152 @@ def coarse_support(quads: np.ndarray, dist: np.ndarray, band: float) -> np.ndarr
     x = quads[:, :, None, 0] + span[:, :, None, 0] * t
     y = quads[:, :, None, 1] + span[:, :, None, 1] * t
     h, w = dist.shape
-    xi = np.clip(np.rint(x).astype(np.int32), 0, w - 1)
-    yi = np.clip(np.rint(y).astype(np.int32), 0, h - 1)
+    xi = _clipped(np.rint(x).astype(np.int32), w - 1)
+    yi = _clipped(np.rint(y).astype(np.int32), h - 1)
     inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
     near = (dist.reshape(-1).take(yi * w + xi) <= band) & inside  # a flat take: see _gather
-    return near.mean(axis=2)
+    return share(near)
 
 
 def _gather(packed: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """(…, 4) gradient from ``gradient_image`` at points (``x``, ``y``): nearest pixel, zero
-    outside the image."""
+    outside the image. ``x`` and ``y`` are scratch: they are overwritten."""
     h, w = packed.shape[:2]
     # x + 1.5 truncated: the nearest pixel, shifted by the border ring (negative values
-    # truncate towards zero and are clipped onto the zero border anyway).
-    xi = np.clip((x + 1.5).astype(np.int32), 0, w - 1)
-    yi = np.clip((y + 1.5).astype(np.int32), 0, h - 1)
+    # truncate towards zero and are clipped onto the zero border anyway). In place:
+    # fresh arrays cost more than the arithmetic.
+    x += 1.5
+    y += 1.5
+    # (Whole-number indices: ``take`` converts any others first. A point whose
+    # coordinate is too big or not a number lands on a border pixel however it is cast.)
+    xi = _inside(x.astype(np.intp), x, w - 1)
+    at = _inside(y.astype(np.intp), y, h - 1)
+    at *= w
+    at += xi
     # One flat take of whole pixels, each seen as a single 16-byte number: ~2x faster
     # than taking rows of three floats (a 1080p frame's ~430,000 points: 2.9 -> 1.3 ms),
     # ~8x faster than indexing with two arrays.
     pixels = packed.reshape(-1).view(np.complex128)
-    return pixels.take(yi * w + xi).view(np.float32).reshape(*xi.shape, 4)
+    return pixels.take(at).view(np.float32).reshape(*xi.shape, 4)
+
+
+def _inside(pixels: np.ndarray, at: np.ndarray, top: int) -> np.ndarray:
+    """Whole ``pixels`` (truncated from ``at``) clipped to 0..``top`` in place: not at all
+    when every one of ``at`` lies inside (two quick reductions instead of two passes)."""
+    if at.min() >= 0 and at.max() < top + 1:  # (False for a coordinate not a number)
+        return pixels
+    return _clipped(pixels, top)
+
+
+def _clipped(values: np.ndarray, top: int) -> np.ndarray:
+    """``values`` clipped to 0..``top`` in place (``np.clip`` costs ~10 µs more a call)."""
+    np.maximum(values, 0, out=values)
+    return np.minimum(values, top, out=values)
+
+
+#: A direction turned a quarter (x, y -> -y, x) by reversing its axis: the signs.
+_TURN = np.float32([-1, 1])
 
 
 def _side_frames(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per quad and side: start, end, unit direction and outward unit normal."""
+    """Per quad and side: start, end, unit direction and outward unit normal.
+
+    Spelled with ufuncs and their reductions rather than ``np.linalg.norm``, ``mean`` and
+    ``stack``, whose Python wrappers cost more than the arithmetic on a few quads (the
+    same operations: every value is as it was, bit for bit)."""
     a = quads
     b = quads.take(NEXT, axis=1)
     d = b - a
-    length = np.maximum(np.linalg.norm(d, axis=2, keepdims=True), 1e-3)
+    length = np.maximum(np.sqrt(np.add.reduce(d * d, axis=2, keepdims=True)), 1e-3)
     d = d / length
-    normal = np.stack([-d[..., 1], d[..., 0]], axis=-1)
-    centre = quads.mean(axis=1, keepdims=True)
-    flip = ((normal * ((a + b) / 2 - centre)).sum(axis=2, keepdims=True) < 0)
+    normal = d[..., ::-1] * _TURN
+    centre = np.add.reduce(quads, axis=1, keepdims=True) / 4
+    flip = np.add.reduce(normal * ((a + b) / 2 - centre), axis=2, keepdims=True) < 0
     normal = np.where(flip, -normal, normal)
     return a, b, d, normal
 
 
 def _hits_many(packed: np.ndarray, a: np.ndarray, b: np.ndarray, normal: np.ndarray,
-               offsets: np.ndarray, samples: int, thr: float | np.ndarray
+               offsets: np.ndarray, samples: int, thr: float | np.ndarray, probed: np.ndarray | None = None
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Edge hits across every side (N, 4) shifted by every offset (K) at ``samples``
     points along it: hits (N, 4, K, M) and the unshifted points' x and y (N, 4, M) (a
     hit's point is its unshifted point plus offset × normal). ``packed`` is a gradient
-    image from ``gradient_image`` or, for a few quads, the BGR image itself (probed).
+    image from ``gradient_image`` or, for a few quads, the BGR image itself (probed;
+    ``probed``: what ``probe_sides`` measured there for these sides and offsets).
 
     A hit is a gradient of at least ``thr`` (one for all, or per quad and side as
     (N, 4)) straight across the side that is most of the gradient there: an edge running
     along the side, not one crossing it."""
-    t = _along(samples)
     # x and y apart: a trailing axis of 2 makes every broadcast operation ~5× slower.
-    span = b - a
-    base_x = a[:, :, None, 0] + span[:, :, None, 0] * t  # N,4,M
-    base_y = a[:, :, None, 1] + span[:, :, None, 1] * t
+    base_x, base_y = _sample_points(a, b, samples)  # N,4,M
     nx, ny = normal[:, :, None, None, 0], normal[:, :, None, None, 1]
-    off = offsets[None, None, :, None]
-    if packed.dtype == np.uint8:  # a BGR image: probe the few points needed
-        d = span / np.maximum(np.linalg.norm(span, axis=-1, keepdims=True), 1e-6)
-        g = _probe(packed, base_x, base_y, offsets, normal, d)
-    else:
-        g = _gather(packed, base_x[:, :, None, :] + off * nx, base_y[:, :, None, :] + off * ny)
-    across = np.abs(g[..., 0] * nx + g[..., 1] * ny)
     if isinstance(thr, np.ndarray):
         thr = thr[:, :, None, None]
-    hits = (across >= thr) & (across >= 0.6 * g[..., 2])
-    return hits, base_x, base_y
+    if probed is not None or packed.dtype == np.uint8:  # a BGR image: probe the few points needed
+        g = _probe_points(packed, b - a, base_x, base_y, offsets, normal) if probed is None else probed
+        return _hits_of(g, nx, ny, thr), base_x, base_y
+    # (Gathering a block of quads at a time, so that every array stays in the CPU's
+    # cache, was slower: ~0.05 ms more per block than it saved.)
+    off = offsets[None, None, :, None]
+    g = _gather(packed, base_x[:, :, None, :] + off * nx, base_y[:, :, None, :] + off * ny)
+    return _hits_of(g, nx, ny, thr), base_x, base_y
+
+
+def _hits_of(g: np.ndarray, nx: np.ndarray, ny: np.ndarray, thr: float | np.ndarray) -> np.ndarray:
+    """Which gradients ``g`` (…, 3 or 4: x, y, size) are hits across sides of normal
+    (``nx``, ``ny``): see ``_hits_many``."""
+    across = g[..., 0] * nx
+    across += g[..., 1] * ny
+    np.abs(across, out=across)
+    # At least ``thr`` and 0.6 of the gradient's size: at least the larger of the two.
+    return across >= np.maximum(g[..., 2] * np.float32(0.6), thr)
+
+
+def _sample_points(a: np.ndarray, b: np.ndarray, samples: int) -> tuple[np.ndarray, np.ndarray]:
+    """x and y (N, 4, M) of ``samples`` points along every side from ``a`` to ``b``."""
+    t = _along(samples)
+    span = b - a
+    return a[:, :, None, 0] + span[:, :, None, 0] * t, a[:, :, None, 1] + span[:, :, None, 1] * t
+
+
+def _probe_points(image: np.ndarray, span: np.ndarray, base_x: np.ndarray, base_y: np.ndarray,
+                  offsets: np.ndarray, normal: np.ndarray) -> np.ndarray:
+    """``_probe`` along sides running ``span`` (N, 4, 2)."""
+    d = span / np.maximum(np.linalg.norm(span, axis=-1, keepdims=True), 1e-6)
+    return _probe(image, base_x, base_y, offsets, normal, d)
+
+
+def probe_sides(image: np.ndarray, quads: np.ndarray, reach: int, samples: int) -> np.ndarray:
+    """What ``snap_within`` probes on a BGR ``image`` for ``quads`` shifted up to ``reach``
+    either way at ``samples`` points a side (``_probe``'s answer), for snapping the same
+    quads again without probing: the rows of some quads (``[rows]``) and the shifts up to
+    a smaller reach r (``[:, :, reach - r:reach + r + 1]``) are what a probe of just those
+    would measure, bit for bit (every point is probed on its own)."""
+    a, b, _d, normal = _side_frames(quads)
+    base_x, base_y = _sample_points(a, b, samples)
+    return _probe_points(image, b - a, base_x, base_y, _shifts(reach), normal)
+
+
+def _shifts(reach: int) -> np.ndarray:
+    """Whole-pixel shifts of a side, ``reach`` either way."""
+    return np.arange(-reach, reach + 1, dtype=np.float32)
 
 
 def _fit_lines(x: np.ndarray, y: np.ndarray, weight: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Least-squares lines through weighted points (x and y apart, (…, M) each: see
     ``_hits_many``): centre (x, y), unit direction (x, y) and the weight used."""
-    wsum = np.maximum(weight.sum(axis=-1), 1e-6)
+    used = np.add.reduce(weight, axis=-1)
+    wsum = np.maximum(used, 1e-6)
     cx = _sum_points(x * weight) / wsum
     cy = _sum_points(y * weight) / wsum
     rx, ry = x - cx[..., None], y - cy[..., None]
-    sxx = (weight * rx ** 2).sum(axis=-1)
-    syy = (weight * ry ** 2).sum(axis=-1)
-    sxy = (weight * rx * ry).sum(axis=-1)
+    sxx = np.add.reduce(weight * rx ** 2, axis=-1)
+    syy = np.add.reduce(weight * ry ** 2, axis=-1)
+    sxy = np.add.reduce(weight * rx * ry, axis=-1)
     theta = 0.5 * np.arctan2(2 * sxy, sxx - syy)
-    return cx, cy, np.cos(theta), np.sin(theta), weight.sum(axis=-1)
+    return cx, cy, np.cos(theta), np.sin(theta), used
 
 
 def _sum_points(values: np.ndarray) -> np.ndarray:
@@ -118,7 +185,9 @@ def _sum_points(values: np.ndarray) -> np.ndarray:
     matters: with numpy's own (pairwise) sum instead, 7 of 99 tune-split quads moved by
     over half a pixel, one by 9 px (a point near the refit's 1.5 px bar flips sides),
     and the finder's figures were measured with this rounding."""
-    return np.moveaxis(values, -1, 0).copy().sum(axis=0)
+    # Axes reversed and copied, the points lie outermost: the reduction adds them one
+    # after the other (as ``np.moveaxis(values, -1, 0).copy().sum(axis=0)`` did).
+    return np.add.reduce(values.T.copy(), axis=0).T
 
 
 #: Rows either side of the chosen shift where a side's points are looked for, and their
@@ -130,7 +199,71 @@ _NEAREST_LAST = (4, 0, 3, 1, 2)
 def snap_many(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: float | np.ndarray,
                samples: int = 16, outer: float | np.ndarray = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """Every quad's sides moved onto the card outline near them, all quads at once, as
-    quads and a validity mask.
+    quads and a validity mask (a quad whose mask is False has no meaningful corners).
+
+    See ``snap_within``, which this is, for the quads it keeps: where quads of a batch
+    need very different reaches (a corner hypothesis 3 px, a big card 9 px), those
+    needing fewer shifts are snapped apart (see ``_reach_split``): a quarter of the
+    search copy's edge lookups were shifts beyond every row its quad could use."""
+    n = len(quads)
+    if n == 0:
+        return quads, np.zeros(0, bool)
+    reach = int(np.ceil(band.max()))
+    # (With ``outer`` 0 a side with no support at all would take the outermost shift.)
+    split = _reach_split(band.reshape(n, -1), reach, samples) if np.all(np.greater(outer, 0)) else None
+    if split is None:
+        return snap_within(quads, packed, band, thr, samples, outer, reach)
+    out, ok = np.empty(quads.shape, np.float32), np.empty(n, bool)
+    for rows, rows_reach in split:
+        out[rows], ok[rows] = snap_within(quads[rows], packed, band[rows], _of_rows(thr, rows), samples,
+                                          _of_rows(outer, rows), rows_reach)
+    return out, ok
+
+
+#: A batch is split by reach only where that saves this many edge lookups: a split costs
+#: one more pass of ~40 array operations (~0.3 ms; fewer saved ~3% less, more ~3% more).
+SPLIT_SAVES = 4_000
+
+
+def _reach_split(band: np.ndarray, reach: int, samples: int) -> list[tuple[np.ndarray, int]] | None:
+    """The quads (their rows) to snap with a shorter reach, and the rest with ``reach``,
+    or None where splitting saves too little (``SPLIT_SAVES``).
+
+    A quad whose sides' bands reach ``f`` whole pixels at most (per quad and side:
+    ``band``) chooses a shift within ``f``, reads the hits one shift either side of
+    those (the spread) and fits its line through the rows two either side of the
+    chosen one: with a reach of ``f + 2`` or more, no row it reads is cut off or added,
+    and its snap is the one the batch's reach gives, bit for bit, if ``outer`` > 0. (A
+    quad that fails, with a side without support, may end elsewhere: its mask is False
+    either way.)"""
+    cost = 4 * samples
+    if len(band) * 2 * reach * cost < SPLIT_SAVES:  # (not worth the look)
+        return None
+    # The same float32 sum as the band test in ``snap_within``.
+    need = np.minimum(reach, np.floor((band + 0.01).max(axis=1)).astype(np.int64) + 2)
+    best_saved, best_cut = 0, None
+    for cut in np.unique(need)[:-1]:
+        short = need <= cut
+        saved = int(short.sum()) * 2 * (reach - int(cut)) * cost
+        if saved > best_saved:
+            best_saved, best_cut = saved, int(cut)
+    if best_cut is None or best_saved < SPLIT_SAVES:
+        return None
+    short = need <= best_cut
+    return [(np.nonzero(short)[0], best_cut), (np.nonzero(~short)[0], reach)]
+
+
+def _of_rows(value: float | np.ndarray, rows: np.ndarray) -> float | np.ndarray:
+    """A per-quad argument's rows ``rows`` (a scalar is one for all)."""
+    return value[rows] if isinstance(value, np.ndarray) else value
+
+
+def snap_within(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: float | np.ndarray,
+                samples: int, outer: float | np.ndarray, reach: int, probed: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """``snap_many`` looking at whole-pixel shifts up to ``reach`` either way for every
+    quad (at least ``ceil(band)``; the plain computation, one pass for the batch), on a
+    BGR image what ``probe_sides`` found there if given (``probed``).
 
     Per side the support of each shift within ``band`` px (per quad, or per quad and
     side as (N, 4)) is the share of the side lying on an edge; the *outermost* shift
@@ -140,31 +273,32 @@ def snap_many(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: floa
     corners. ``thr`` (the edge a hit needs) and ``outer`` are one for all sides, or per
     quad and side (N, 4)."""
     n = len(quads)
-    if n == 0:
-        return quads, np.zeros(0, bool)
     a, b, d, normal = _side_frames(quads)
-    reach = int(np.ceil(band.max()))
-    offsets = np.arange(-reach, reach + 1, dtype=np.float32)
-    hits, base_x, base_y = _hits_many(packed, a, b, normal, offsets, samples, thr)
+    offsets = _shifts(reach)
+    hits, base_x, base_y = _hits_many(packed, a, b, normal, offsets, samples, thr, probed)
     # A slightly tilted line spreads over neighbouring offsets: take the hit within ±1.
     spread = hits.copy()
     spread[:, :, 1:] |= hits[:, :, :-1]
     spread[:, :, :-1] |= hits[:, :, 1:]
-    support = spread.sum(axis=3, dtype=np.uint16) / spread.shape[3]  # N,4,K: the mean, but faster
+    # (Ufuncs and their reductions, not the methods and ``np.clip``,
+    # ``np.take_along_axis`` or ``np.broadcast_to``: see ``_side_frames``.)
+    support = share(spread)  # N,4,K
     support *= np.abs(offsets)[None, None, :] <= band.reshape(n, -1, 1) + 0.01
-    best = support.max(axis=2)
+    best = np.maximum.reduce(support, axis=2)
     # The outermost strong line: the card's outer outline, not its inner frame or art.
     strong = support >= np.minimum(0.75 * best, outer)[..., None]
-    k = len(offsets) - 1 - np.argmax(strong[:, :, ::-1], axis=2)  # N,4
+    k = len(offsets) - 1 - strong[:, :, ::-1].argmax(axis=2)  # N,4
     # Per column the hit nearest row k (within ±2): the outline's points.
-    rows = np.clip(k[..., None] + _WINDOW, 0, len(offsets) - 1)  # N,4,5
-    wh = np.take_along_axis(hits, rows[..., None], axis=2)  # N,4,5,M
+    rows = _clipped(k[..., None] + _WINDOW, len(offsets) - 1)  # N,4,5
+    m = hits.shape[3]
+    wh = hits.reshape(-1, m).take((rows + _first_rows(n, len(offsets))).reshape(-1), axis=0
+                                  ).reshape(n, 4, len(_WINDOW), m)  # N,4,5,M
     # Nearest first, the row before k before the row after it (columns with no hit take
     # the first row, with no weight below).
-    row = np.broadcast_to(rows[..., :1], wh.shape[:2] + wh.shape[3:])
+    row = rows[..., :1]
     for j in _NEAREST_LAST:
         row = np.where(wh[:, :, j], rows[..., j, None], row)  # N,4,M
-    has = wh.any(axis=2)
+    has = np.logical_or.reduce(wh, axis=2)
     step = offsets[row]  # N,4,M
     x = base_x + step * normal[:, :, None, 0]
     y = base_y + step * normal[:, :, None, 1]
@@ -174,8 +308,9 @@ def snap_many(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: floa
     resid = np.abs((y - cy[..., None]) * ux[..., None] - (x - cx[..., None]) * uy[..., None])
     w2 = w * (resid <= 1.5)
     cx, cy, ux, uy, wsum = _fit_lines(x, y, w2)
-    c2, dirs2 = np.stack([cx, cy], axis=-1), np.stack([ux, uy], axis=-1)
-    good_fit = (wsum >= 5) & (np.abs((dirs2 * d).sum(-1)) >= 0.97)  # within ~14° of the side
+    fitted = np.stack([cx, cy, ux, uy], axis=-1)
+    c2, dirs2 = fitted[..., :2], fitted[..., 2:]
+    good_fit = (wsum >= 5) & (np.abs(np.add.reduce(dirs2 * d, axis=-1)) >= 0.97)  # within ~14° of the side
     p0 = np.where(good_fit[..., None], c2, a + normal * offsets[k][..., None])
     dd = np.where(good_fit[..., None], dirs2, d)
     # Corner i is where side i-1 meets side i.
@@ -184,8 +319,31 @@ def snap_many(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: floa
     r = p0 - p1
     tt = (r[..., 0] * (-dd[..., 1]) + dd[..., 0] * r[..., 1]) / np.where(np.abs(det) < 1e-6, 1, det)
     out = (p1 + d1 * tt[..., None]).astype(np.float32)
-    ok = (best >= 0.2).all(axis=1) & (np.abs(det) >= 1e-6).all(axis=1) & _convex(out)
+    ok = np.logical_and.reduce((best >= 0.2) & (np.abs(det) >= 1e-6), axis=1) & _convex(out)
     return out, ok
+
+
+def _first_rows(n: int, shifts: int) -> np.ndarray:
+    """Per quad and side (N, 4, 1), the index of its first shift's row among the rows
+    of hits (N × 4 × ``shifts``, M) laid flat."""
+    return np.arange(0, n * 4 * shifts, shifts).reshape(n, 4, 1)
+
+
+def share(flags: np.ndarray) -> np.ndarray:
+    """The share of True along the last axis (float64; ``flags.mean(axis=-1)``, the very
+    same numbers): its bytes are read as whole words and their set bits counted (each
+    True is one bit), ~8× faster than numpy's reductions over a short last axis."""
+    m = flags.shape[-1]
+    if not 0 < m < 256:  # (a count of bytes each 0 or 1 fits a byte)
+        return flags.mean(axis=-1)
+    word = next(size for size in (8, 4, 2, 1) if m % size == 0)
+    if not flags.flags.c_contiguous:
+        flags = np.ascontiguousarray(flags)
+    counts = np.bitwise_count(flags.view(f"u{word}"))
+    total = counts[..., 0]
+    for j in range(1, m // word):
+        total = total + counts[..., j]
+    return total / m
 
 
 def _convex(quads: np.ndarray) -> np.ndarray:
@@ -202,7 +360,7 @@ def support_many(quads: np.ndarray, packed: np.ndarray, thr: float, samples: int
     it, within ±1 px."""
     a, b, _d, normal = _side_frames(quads)
     hits = _hits_many(packed, a, b, normal, np.float32([-1, 0, 1]), samples, thr)[0]
-    return hits.any(axis=2).mean(axis=2)
+    return share(hits[:, :, 0] | hits[:, :, 1] | hits[:, :, 2])
 
 
 #: Channel weights of the probed gradient (as in ``gradient_image``: colour counts more, so
@@ -273,11 +431,15 @@ def refine(fine: np.ndarray, quads: np.ndarray, reach: float, cfg: FinderConfig
     A quad whose snap fails or jumps further than ``2 * reach`` stays."""
     quads = quads.astype(np.float32)
     thr = cfg.refine_grad
+    # Each snap below that repeats one for some of the quads reuses its probes (the
+    # same points: ``probe_sides``). As ``snap_many``, one pass each.
     if cfg.border_search > 0:
         short, _long = side_lengths(quads)
         band = np.maximum(reach, cfg.border_search * short).astype(np.float32)
-        wide, ok = snap_many(quads, fine, band, thr * cfg.border_grad, samples=cfg.border_samples,
-                              outer=cfg.border_support)
+        wide_reach = int(np.ceil(band.max()))
+        wide_probed = probe_sides(fine, quads, wide_reach, cfg.border_samples)
+        wide, ok = snap_within(quads, fine, band, thr * cfg.border_grad, cfg.border_samples,
+                               cfg.border_support, wide_reach, wide_probed)
         # A side that grew onto another card's outline took the neighbour's edge for the
         # card's own (a card's top grown onto the bottom of the card above it): that side
         # searches no further than the exact snap below. (Real composites, 12 frames per
@@ -288,11 +450,16 @@ def refine(fine: np.ndarray, quads: np.ndarray, reach: float, cfg: FinderConfig
         if onto.any():
             redo = np.nonzero(onto.any(axis=1))[0]
             sides = np.where(onto[redo], reach, band[redo, None]).astype(np.float32)
-            wide[redo], ok[redo] = snap_many(quads[redo], fine, sides, thr * cfg.border_grad,
-                                              samples=cfg.border_samples, outer=cfg.border_support)
+            r = int(np.ceil(sides.max()))
+            wide[redo], ok[redo] = snap_within(
+                quads[redo], fine, sides, thr * cfg.border_grad, cfg.border_samples, cfg.border_support, r,
+                wide_probed[redo, :, wide_reach - r:wide_reach + r + 1])
         grow = ok & (quad_areas(wide) >= quad_areas(quads))
         quads = np.where(grow[:, None, None], wide, quads)
-    snapped, ok = snap_many(quads, fine, np.full(len(quads), reach, np.float32), thr, samples=32)
+    exact_band = np.full(len(quads), reach, np.float32)
+    exact_reach = int(np.ceil(exact_band.max()))
+    exact_probed = probe_sides(fine, quads, exact_reach, 32)
+    snapped, ok = snap_within(quads, fine, exact_band, thr, 32, 1.0, exact_reach, exact_probed)
     if cfg.border_search > 0:
         # The exact snap refines a side on the outline the border search put it on, and
         # does not leave it for a stronger line inside: a silver border on a grey mat has
@@ -305,8 +472,8 @@ def refine(fine: np.ndarray, quads: np.ndarray, reach: float, cfg: FinderConfig
             redo = np.nonzero(back.any(axis=1))[0]
             side_thr = np.where(back[redo], thr * cfg.border_grad, thr).astype(np.float32)
             side_outer = np.where(back[redo], cfg.border_support, 1.0).astype(np.float32)
-            snapped[redo], ok[redo] = snap_many(quads[redo], fine, np.full(len(redo), reach, np.float32),
-                                                side_thr, samples=32, outer=side_outer)
+            snapped[redo], ok[redo] = snap_within(quads[redo], fine, exact_band[redo], side_thr, 32, side_outer,
+                                                  exact_reach, exact_probed[redo])
     ok &= np.abs(snapped - quads).max(axis=(1, 2)) <= 2 * reach
     return np.where(ok[:, None, None], snapped, quads)
 
