@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from vision.ocr import Glyph, LineRead, hit_point_figures
+from vision.ocr import Glyph, LineRead, hit_point_figures, single_figure
 
 _SUFFIX = re.compile(r"\s+(ex|EX|GX|V|VMAX|VSTAR|V-UNION|BREAK|LV\.X|δ|Prime|LEGEND|◇|☆)$")
 #: Below this confidence the reader says ``null`` (chosen on the tune split so wrong
@@ -167,11 +167,28 @@ LEAD_CREDIT, WIDE_LEAD, FULL_LEAD = 0.5, 6.0, 14.0
 #: card is a Pokémon, and blur does not make one up. Which figure it is, blur does make
 #: up ("80" for 60): refuting a Pokémon's name by a figure it does not print saved 3
 #: more wrong names and lost 4 right ones on true outlines, 5 right ones and no wrong
-#: one on whole motion-blurred frames, so a Pokémon's name is not checked. Tune split,
-#: plain, decoys, motion and focus blur, glare, both readers, true outlines: 200-260 px
+#: one on whole motion-blurred frames, so a Pokémon's name is checked only when less
+#: sure (``DOUBTED_BELOW``). Tune split, plain, decoys, motion and focus blur, glare,
+#: both readers, true outlines: 200-260 px
 #: 855 right / 14 wrong -> 855 / 9, 260-330 px 950 / 10 -> 950 / 9, ~0.5% more OCR calls;
 #: below 0.7 one wrong name more, below any bar (every name checked) a Katy lost.
 CHECKED_BELOW = 0.8
+#: A name named less surely than this is a near miss that junk read from a blurred title
+#: reaches by chance about as often as a real title does, and it is not taken when the
+#: card's HP corner contradicts it: a Pokémon's name when the corner holds one HP figure
+#: it is not printed with, a Trainer's or an Energy's when the corner holds any digit
+#: (it prints none there; blur turns a Pokémon's "70" into "1" or "7", which no card
+#: prints). Above the bar blur's made-up figures cost more right names than the check
+#: saves wrong ones (see ``CHECKED_BELOW``). Tune split, whole frames of
+#: ``bench.vision.conditions`` (deck lists, both readers, three height bands), every
+#: named card's reads logged: of 24 wrong names under motion and focus blur and in the
+#: table mix, 20 were named below 0.62 (as were 91 of 1,364 right ones), all from outlines
+#: whose IoU with the card was 0.72-0.98, none by the text finder. Replayed on the logs
+#: with the HP corner read, the check refutes 11 wrong and 6 right names below 0.6, 13
+#: and 8 below 0.62, 13 and 11 below 0.65. Measured at 0.6 (2,142 cards): 24 -> 12 wrong,
+#: 1,364 -> 1,356 right; plain frames and decoys (1,428 cards) unchanged, 1,367 right
+#: and 2 wrong.
+DOUBTED_BELOW = 0.6
 #: A name the table makes likely (an evolution of a Pokémon in play) costs this much less.
 HINT_COST = 1.5
 _ALPHABET = {ch: i for i, ch in enumerate("abcdefghijklmnopqrstuvwxyz0123456789")}
@@ -439,21 +456,33 @@ class NameMatcher:
                        confidence=match.closeness, rivals=())
 
     def hit_points_may_refute(self, match: NameMatch) -> bool:
-        """Whether ``match`` names its card only just (above :data:`ACCEPT`, below
-        :data:`CHECKED_BELOW`) as a deck name that prints no HP, the HP of the deck's
-        Pokémon being known: a read of the HP corner may then show that the card is a
-        Pokémon (``refuted_by_hit_points``)."""
-        return (self.deck is not None and bool(self.hit_points) and match.name is not None
-                and match.name not in self.hit_points and ACCEPT <= match.confidence < CHECKED_BELOW)
+        """Whether ``match`` names its card only just (from :data:`ACCEPT`), the HP of the
+        deck's Pokémon being known, so that a read of the HP corner may show it wrong
+        (``refuted_by_hit_points``): a deck name that prints no HP below
+        :data:`CHECKED_BELOW`, a Pokémon's below :data:`DOUBTED_BELOW`."""
+        if self.deck is None or not self.hit_points or match.name is None:
+            return False
+        bar = DOUBTED_BELOW if match.name in self.hit_points else CHECKED_BELOW
+        return ACCEPT <= match.confidence < bar
 
     def refuted_by_hit_points(self, match: NameMatch, digits: str) -> NameMatch:
         """``match`` made unsure (its confidence 0, its closeness kept) when it may be
-        refuted (``hit_points_may_refute``) and the digits read in the HP corner hold an
-        HP figure a card could print (``vision.ocr.hit_point_figures``): the card is a
-        Pokémon, not the Trainer or Energy named. Unchanged when they hold none."""
-        if self.hit_points_may_refute(match) and hit_point_figures(digits):
-            return replace(match, confidence=0.0)
-        return match
+        refuted (``hit_points_may_refute``) and the digits read in the HP corner say the
+        card is not the one named: a Trainer or Energy named, and they hold an HP figure a
+        card could print (``vision.ocr.hit_point_figures``), or any digit below
+        :data:`DOUBTED_BELOW`; a Pokémon named, and they hold one figure
+        (``vision.ocr.single_figure``) it is not printed with. Unchanged otherwise (no
+        digits, or several figures: a stray digit beside the figure)."""
+        if not self.hit_points_may_refute(match):
+            return match
+        printed = self.hit_points.get(match.name or "")
+        if printed is None:
+            refuted = bool(hit_point_figures(digits)) or (
+                match.confidence < DOUBTED_BELOW and any(ch.isdigit() for ch in digits))
+        else:
+            figure = single_figure(digits)
+            refuted = figure is not None and figure not in printed
+        return replace(match, confidence=0.0) if refuted else match
 
     def subtitle_may_tell(self, match: NameMatch) -> bool:
         """Whether a read of the subtitle could settle ``match``: its title was read well,

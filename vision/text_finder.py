@@ -264,6 +264,8 @@ class TextFinder:
         match = self.matcher.match([read], hint)
         if digits and self.matcher.hit_points_may_tell(match):
             match = self.matcher.by_hit_points(match, digits)
+        if digits:  # the HP mark beside the title checks a name only just sure, as on an outline
+            match = self.matcher.refuted_by_hit_points(match, digits)
         decided = self.matcher.decide(match)
         if decided.name is None and digits and self.matcher.deck is None:
             return self._by_hit_points(read.text, digits) or decided

@@ -1,6 +1,6 @@
 """Name matching: right names, honest nulls, the right ids."""
 
-from vision.names import ACCEPT, NameMatcher
+from vision.names import ACCEPT, DOUBTED_BELOW, NameMatcher
 from vision.ocr import Glyph, LineRead
 
 CARDS = [("Miraidon ex", "sv1-81"), ("Miraidon ex", "sv1-244"), ("Miraidon", "sv8-76"),
@@ -240,7 +240,7 @@ def test_a_trainer_named_only_just_is_refuted_by_an_hp_figure():
 def test_a_pokemon_a_sure_name_or_a_deck_without_hp_is_not_checked():
     m = NameMatcher(TRAINER_AND_POKEMON, deck=TRAINER_AND_POKEMON, hit_points=TRAINER_AND_POKEMON_HP)
     # Blur makes up which figure it is ("80" for 60), not that there is one: a Pokémon's
-    # name is not refuted by a figure it does not print.
+    # name read this well is not refuted by a figure it does not print.
     riolu = m.match(["Riclu"])
     assert riolu.name == "Riolu" and riolu.confidence >= ACCEPT and not m.hit_points_may_refute(riolu)
     assert m.decide(m.refuted_by_hit_points(riolu, "60")).name == "Riolu"
@@ -250,3 +250,34 @@ def test_a_pokemon_a_sure_name_or_a_deck_without_hp_is_not_checked():
     # Without the HP of the deck's cards, a name without one may be a Pokémon all the same.
     m = NameMatcher(TRAINER_AND_POKEMON, deck=TRAINER_AND_POKEMON)
     assert m.decide(m.refuted_by_hit_points(m.match(["Pemny"]), "70")).name == "Penny"
+
+
+def _blurred(text: str, at: int, runner_up: str) -> LineRead:
+    """A read of ``text`` whose letter ``at`` had ``runner_up`` behind it, far behind:
+    a blurred title, which names its card only just."""
+    glyphs = list(Glyph.of_text(text))
+    glyphs[at] = Glyph({text[at].lower(): 1.0, runner_up: 20.0}, True)
+    return LineRead(text, 0.5, tuple(glyphs))
+
+
+def test_a_pokemon_named_barely_is_refuted_by_a_figure_it_is_not_printed_with():
+    # Junk read from a blurred title names a Pokémon only just as often as a real title
+    # does: the HP corner showing one figure the name is not printed with refutes it.
+    m = NameMatcher(TRAINER_AND_POKEMON, deck=TRAINER_AND_POKEMON, hit_points=TRAINER_AND_POKEMON_HP)
+    riolu = m.match([_blurred("Rnolv", 4, "u")])
+    assert riolu.name == "Riolu" and ACCEPT <= riolu.confidence < DOUBTED_BELOW
+    assert m.hit_points_may_refute(riolu)
+    assert m.decide(m.refuted_by_hit_points(riolu, "60")).name is None  # Skwovet's HP
+    # Its own figure, no figure, or two (a stray digit: which one is the HP?) leave it named.
+    for digits in ("70", "706", "", "1", "6070"):
+        assert m.decide(m.refuted_by_hit_points(riolu, digits)).name == "Riolu"
+
+
+def test_a_trainer_named_barely_is_refuted_by_any_digit_in_its_corner():
+    # A Trainer prints no digit where a Pokémon prints its HP; blur turns "70" into "7".
+    m = NameMatcher(TRAINER_AND_POKEMON, deck=TRAINER_AND_POKEMON, hit_points=TRAINER_AND_POKEMON_HP)
+    penny = m.match([_blurred("Pcnmy", 1, "e")])
+    assert penny.name == "Penny" and ACCEPT <= penny.confidence < DOUBTED_BELOW
+    for digits in ("7", "1", "10"):
+        assert m.decide(m.refuted_by_hit_points(penny, digits)).name is None
+    assert m.decide(m.refuted_by_hit_points(penny, "")).name == "Penny"

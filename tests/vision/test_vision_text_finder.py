@@ -17,6 +17,7 @@ from vision_scenes import CLEAN, NAMES, kind
 from vision import text_detect, text_finder
 from vision.geometry import CARD_ASPECT, card_height, rotation_of
 from vision.names import NameMatcher
+from vision.ocr import Glyph, LineRead
 from vision.recognize import Recognizer
 from vision.synthetic import compose, generated_mat, render_proxy
 from vision.synthetic_photos import binder_page, filling_photo, scaled
@@ -149,6 +150,25 @@ def test_without_deck_lists_the_hp_beside_a_title_parts_a_name_from_its_suffixed
     assert finder._by_hit_points("Krookodile", "120") is None  # neither is printed so
     assert finder._by_hit_points("Krookodlle", "60") is None  # Pikachu's HP, another name
     assert text_finder.TextFinder(matcher, reader=None)._by_hit_points("Krookodile", "170") is None
+
+
+def test_a_title_found_beside_an_hp_mark_is_checked_by_it_as_an_outlined_one_is():
+    # A blurred line beside an HP mark that names a Trainer only just: the mark says the
+    # card is a Pokémon (a Trainer prints none), and a Pokémon named only just must be
+    # printed with the figure beside its title.
+    cards = [("Penny", "sv1-183"), ("Riolu", "sv1-113"), ("Skwovet", "sv1-151")]
+    matcher = NameMatcher(cards, deck=cards, hit_points={"Riolu": {70}, "Skwovet": {60}})
+    finder = text_finder.TextFinder(matcher, reader=None)
+    strip = np.float32([[0, 0], [100, 0], [100, 12], [0, 12]])
+
+    def named(text: str, at: int, runner_up: str, digits: str) -> str | None:
+        glyphs = list(Glyph.of_text(text))
+        glyphs[at] = Glyph({text[at].lower(): 1.0, runner_up: 20.0}, True)  # blurred: only just
+        return finder._name(text_finder._Line(strip, LineRead(text, 0.5, tuple(glyphs))), digits, ()).name
+
+    assert named("Pcnmy", 1, "e", "70") is None
+    assert named("Rnolv", 4, "u", "60") is None
+    assert named("Rnolv", 4, "u", "70") == "Riolu"
 
 
 def test_the_recognize_command_gives_vision_the_hp_a_name_is_printed_with():
