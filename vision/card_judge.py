@@ -15,7 +15,10 @@ around it (``Looks``):
   sides of it.
 - **a printed inside** (``busy``, ``flat``). A card's face is busy all over (a title
   line and HP above, a picture, lines of text below), and so is its back; a deck box, a
-  sleeve's back or a printed panel is one flat colour over most of it.
+  sleeve's back or a printed panel is one flat colour over most of it. An outline
+  around a deck box and the table beside it is one flat colour over nearly all of one
+  half (``half_flat``), and its two ends are unlike (``ends_step``: the box at one, the
+  table at the other).
 - **an inside unlike the table** (``table_inside``). A zone outline or an empty sleeve
   shows the mat inside its rim: the colours inside are those around it.
 - **a back's colour layout** (``blue``, ``ball``), for what passed the three: a card's
@@ -73,6 +76,11 @@ class Looks:
     ball: float
     #: The outline's worst corner's departure from a right angle, in degrees.
     skew: float = 0.0
+    #: The step in colour between the strips just inside its two ends, and the flatter
+    #: half's flat share (upper or lower half of the upright card; see ``MAX_HALF_FLAT``),
+    #: measured only where the ends are unlike (``MIN_ENDS_STEP``; 0 elsewhere).
+    half_flat: float = 0.0
+    ends_step: float = 0.0
 
 
 #: A card is a rectangle: a camera up to 20° off vertical keeps its corners within
@@ -108,6 +116,17 @@ BALL_WHITE = 0.15
 #: 0.71, deck boxes and sleeves' backs 0.85-1.0).
 FLAT_STEP = 18
 MAX_FLAT = 0.75
+#: An outline snapped around a deck box and a strip of the table beside it is flat over
+#: half of it only (0.5 by ``MAX_FLAT``'s measure), but over more than this share of
+#: the half the box fills (0.95-1.0), and the colour just inside its two ends differs by
+#: at least ``MIN_ENDS_STEP`` (Lab, L + a + b; 94-155): the box at one end, the table at
+#: the other. A printed face's halves are less flat (tune split, 1,719 faces found under
+#: plain, tilt, glare, hands and sleeves: at most 0.91, a Trainer's text box); our
+#: plainest proxies' text boxes are as flat as a box (up to 0.98), but their border runs
+#: round both ends (steps up to 20). The outlines found there that are no card: 19 of
+#: 109 cut, a real deck box on the mat of table1 among them in every third frame.
+MAX_HALF_FLAT = 0.95
+MIN_ENDS_STEP = 50.0
 
 
 def straighten(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -161,9 +180,14 @@ def looks_all(cards: np.ndarray) -> list[Looks]:
     cells = grad[:, :gr * ch, :gc * cw].reshape(n, gr, ch, gc, cw).mean(axis=(2, 4)) / 4
     busy = (cells >= DETAIL).mean(axis=(1, 2))
     inside = lab[:, r + h // 8:r + h - h // 8, r + w // 8:r + w - w // 8].reshape(n, -1, 3)
-    centre = np.median(inside, axis=1).astype(np.int16)
-    off = np.abs(inside.astype(np.int16) - centre[:, None])
-    flat = (off[..., 0] + off[..., 1] + off[..., 2] <= FLAT_STEP).mean(axis=1)
+    flat = _flat_shares(inside)
+    ends = _ends_steps(lab)
+    # Rows run first: the first half of the inside's pixels is its upper half. (Medians
+    # cost: only outlines with unlike ends can be a box beside the table.)
+    half, unlike = inside.shape[1] // 2, ends >= MIN_ENDS_STEP
+    half_flat = np.zeros(n)
+    if unlike.any():
+        half_flat[unlike] = np.maximum(_flat_shares(inside[unlike, :half]), _flat_shares(inside[unlike, half:]))
     table_inside = np.minimum(_histograms(inside), _histograms(lab[:, _RING_MASK])).sum(axis=1)
     hsv = cv2.cvtColor(cards.reshape(n * rows, cols, 3), cv2.COLOR_BGR2HSV).reshape(n, rows, cols, 3)
     hsv = hsv[:, r:r + h, r:r + w]
@@ -182,8 +206,29 @@ def looks_all(cards: np.ndarray) -> list[Looks]:
         np.minimum(share(red, upper) / BALL_RED, share(white, lower) / BALL_WHITE),
         np.minimum(share(red, lower) / BALL_RED, share(white, upper) / BALL_WHITE)))
     side = _weakest_sides(lab)
-    return [Looks(*(float(v) for v in values))
-            for values in zip(busy, flat, table_inside, side, blue, ball, strict=True)]
+    return [Looks(*(float(v) for v in values[:6]), half_flat=float(values[6]), ends_step=float(values[7]))
+            for values in zip(busy, flat, table_inside, side, blue, ball, half_flat, ends, strict=True)]
+
+
+def _ends_steps(lab: np.ndarray) -> np.ndarray:
+    """Per straightened card (``lab``: N, rows, columns, 3), the Lab distance between
+    the median colours of the strips just inside its two ends (``SIDE_STRIP`` deep)."""
+    w, h, r = *SIZE, RING
+    d0, d1 = SIDE_STRIP
+    n, across = len(lab), slice(r + 3, r + w - 3)
+    top = np.median(lab[:, r + d0:r + d1, across].reshape(n, -1, 3), axis=1)
+    bottom = np.median(lab[:, r + h - d1:r + h - d0, across].reshape(n, -1, 3), axis=1)
+    return np.abs(top.astype(np.float32) - bottom.astype(np.float32)).sum(axis=1)
+
+
+def _flat_shares(px: np.ndarray) -> np.ndarray:
+    """Per card, the share of its pixels (``px``: N, M, 3 Lab) within ``FLAT_STEP`` of
+    their median colour."""
+    # Channels apart and each one's pixels in a row: numpy's median runs faster so.
+    channels = np.ascontiguousarray(px.transpose(0, 2, 1))
+    centre = np.median(channels, axis=2).astype(np.int16)
+    off = np.abs(channels.astype(np.int16) - centre[..., None]).sum(axis=1)
+    return (off <= FLAT_STEP).mean(axis=1)
 
 
 def _weakest_sides(lab: np.ndarray) -> np.ndarray:
@@ -253,6 +298,7 @@ def judge_all(frame: np.ndarray, quads: list[np.ndarray]) -> list[Kind]:
 def kind_of(seen: Looks) -> Kind:
     """The kind an outline's ``Looks`` say it is."""
     if (seen.skew > MAX_SKEW or seen.busy < MIN_BUSY or seen.flat > MAX_FLAT
+            or (seen.half_flat > MAX_HALF_FLAT and seen.ends_step >= MIN_ENDS_STEP)
             or seen.table_inside > MAX_TABLE_INSIDE or seen.weakest_side < MIN_SIDE_STEP):
         return Kind.NOT_A_CARD
     if seen.blue >= BACK_BLUE and seen.ball >= BACK_BALL:

@@ -67,6 +67,31 @@ def test_an_outline_far_from_square_is_no_card():
     assert skew(sheared) > MAX_SKEW and judge(sc.image, sheared) is Kind.NOT_A_CARD
 
 
+def _deck_box_beside_the_table(box_share: float) -> tuple[np.ndarray, np.ndarray]:
+    """A frame and a card-shaped outline whose upper ``box_share`` is a flat deck box and
+    the rest a strip of the table's busy print beside it."""
+    mat = np.full((600, 600, 3), (60, 110, 60), np.uint8)
+    quad = np.float32([[200, 150], [343, 150], [343, 350], [200, 350]])
+    frame = mat.copy()
+    split = int(150 + 200 * box_share)
+    frame[150:split, 200:343] = (150, 90, 140)  # a purple deck box, one flat colour
+    strip = frame[split:350, 200:343]
+    strip[:] = np.random.default_rng(1).integers(0, 255, strip.shape, dtype=np.uint8)
+    return frame, quad
+
+
+def test_an_outline_around_a_deck_box_and_the_table_beside_it_is_no_card():
+    # The finder snaps an outline around a deck box with the table beside it: busy, and
+    # flat over half of it only, but one flat colour over all of the half the box fills.
+    frame, quad = _deck_box_beside_the_table(0.5)
+    seen = looks(frame, quad)
+    assert seen.busy >= 0.5 and seen.flat <= 0.6
+    assert judge(frame, quad) is Kind.NOT_A_CARD
+    # A card whose art box is one flat colour over a third of it is still a card.
+    frame, quad = _deck_box_beside_the_table(0.3)
+    assert judge(frame, quad) is Kind.FACE
+
+
 def test_a_face_down_card_is_reported_with_no_name_and_faces_keep_their_keys():
     quad = np.float32([[100, 100], [100, 300], [243, 300], [243, 100]])  # lying as found
     back = face_down(quad).to_json()
