@@ -544,6 +544,21 @@ def read_hit_points(engine: LineReader, band: np.ndarray, reads: int = HP_READS)
     return several or first
 
 
+#: The Pokémon title row whole, for the learned reader (card fractions x0, y0, x1, y1):
+#: stage tag to HP, colours and all, where the dark-stroke search finds no clean line (a
+#: white title on a dark bar faded by blur past ``DARK_BAR``, letters glued by blur).
+TITLE_ROW = (0.08, 0.015, 0.70, 0.095)
+
+
+def title_row_reads(engine: LineReader, band: np.ndarray) -> Iterator[LineRead]:
+    """A title band's ``TITLE_ROW`` read as it is, then deblurred (``deblurred``); not
+    ``clean``ed, which drops a word glued to a stray digit ("0Blissey")."""
+    row = _box(band, TITLE_ROW)
+    if row.size:
+        yield engine.read_line(row)
+        yield engine.read_line(deblurred(_grey(row)))
+
+
 #: Where a Trainer prints its subtitle (card fractions x0, y0, x1, y1): the title row's
 #: right end, under the "TRAINER" banner. Tune split, true outlines: PP-OCR read
 #: "Professor Sada" / "Professor Turo" from it at 330-440 px (a letter or two off at

@@ -12,6 +12,8 @@ stands unless the other end's reads came clearly closer to a name. With deck lis
 card neither end names gets a last look past the likelier end's edge: the finder may
 have taken a line inside the card (the art box's edge) for its top and cut the title
 off. Not when a title was read clearly: then the names tie, wherever it is read from.
+Last, the learned reader reads that end's title row whole (``LEARNED_READS``): blur can
+fade a white title into its dark bar, or glue its letters, past what the line search finds.
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ from vision.identity import printing, read_number
 from vision.layout import lean as layout_lean
 from vision.memory import keep_freed_memory
 from vision.names import ACCEPT, NameMatch, NameMatcher
-from vision.ocr import LineRead, LineReader, Tesseract, read_hit_points, title_band, title_reads
+from vision.ocr import LineRead, LineReader, Tesseract, read_hit_points, title_band, title_reads, title_row_reads
 from vision.pp_ocr import PPOCR, learned_or
+from vision.pp_ocr import available as learned_reader_available
 from vision.second_reader import FrameShare, SecondReader
 from vision.text_finder import TextFinder, merged, unexplained
 from vision.text_finder import available as text_finder_available
@@ -104,6 +107,20 @@ SHIFTED_READS = 2
 #: the reading's CPU (7% with decoy names in the deck lists); any bar from 72 to 95 named
 #: the same, 70 lost a card.
 CLEAR_TITLE = 85.0
+#: With deck lists, a card that no read above names (nor the look past its edge) gets
+#: the learned reader's reads (``vision.pp_ocr``) of its likelier end's title row, whole
+#: and deblurred (``vision.ocr.title_row_reads``), where the dark-stroke search finds no
+#: clean line: white titles on dark bars faded by blur, blurred letters glued to the rule
+#: under them. Like the look past the edge, they count only when they name the card. Tune
+#: split, ``bench.vision.run``'s frames, true outlines: 200-260 / 260-330 px 109 / 115 ->
+#: 115 / 117 of 120 / 118 cards named, no name wrong.
+LEARNED_READS = 2
+#: ... and only when the likelier end's reads came this close to a deck name
+#: (``NameMatch.similarity``, see ``TITLE_SEEN``): a title is there, unread. A PP-OCR read
+#: of a whole row costs ~30 ms of CPU, four Tesseract lines. Tune split, the same frames,
+#: the finder's outlines: the 7 cards these reads named came within 45-67, 12 of the 21
+#: looks that named none within 23-44 (junk quads, unreadable blur).
+LEARNED_SIMILARITY = 45.0
 #: A frame's cards are read on both cores: by the caller and a second reader (see
 #: ``vision.second_reader``). Without it, one by one on the caller's thread.
 SECOND_READER = True
@@ -154,10 +171,13 @@ class _End:
     """One end of a card as its top: its reads so far and their best match."""
 
     def __init__(self, engine: LineReader, frame: np.ndarray, quad: np.ndarray,
-                 corner: _End | None = None) -> None:
+                 corner: _End | None = None,
+                 reads: Callable[[LineReader, np.ndarray], Iterator[LineRead]] = title_reads) -> None:
         """``corner``: the end whose HP corner checks this end's names, when not its own
-        (the look past an edge reads a band above the card's top)."""
+        (the look past an edge reads a band above the card's top). ``reads``: the title
+        reads of a band, likeliest first (``vision.ocr.title_reads``)."""
         self.quad = quad
+        self._title_reads = reads
         self._engine, self._frame = engine, frame
         self._band: np.ndarray | None = None  # straightened on the first read
         self._reads: Iterator[LineRead] | None = None
@@ -190,10 +210,11 @@ class _End:
         """Read title lines (at most ``budget`` in all) until one names the card. A title
         that reads as two deck names alike gets one read of its HP, or of its subtitle,
         as soon as it does (``vision.ties``): further reads of the title cannot part
-        them, the suffix being a logo. A Trainer's or an Energy's name only just sure is
-        not taken when the HP corner shows a figure (``NameMatcher.refuted_by_hit_points``)."""
+        them, the suffix being a logo. A name only just sure is not taken when the HP
+        corner contradicts it: a figure beside a Trainer's or an Energy's name, a figure
+        the Pokémon named is not printed with (``NameMatcher.refuted_by_hit_points``)."""
         if self._reads is None:
-            self._reads = title_reads(self._engine, self._straightened())
+            self._reads = self._title_reads(self._engine, self._straightened())
         while not self.named and self.calls < budget:
             read = next(self._reads, None)
             if read is None:
@@ -258,6 +279,11 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
         beyond.read(matcher, hint, SHIFTED_READS)
         if beyond.named:
             top, match = likely, beyond.match
+        elif learned_reader_available() and likely.match.similarity >= LEARNED_SIMILARITY:
+            learned = _End(learned_or(engine), frame, likely.quad, likely, title_row_reads)
+            learned.read(matcher, hint, LEARNED_READS)
+            if learned.named:
+                top, match = likely, learned.match
     return identified(engine, matcher, frame, top.quad, matcher.decide(match))
 
 

@@ -2,9 +2,11 @@
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from vision.names import NameMatcher
 from vision.ocr import (
     DEBLUR_NOISE,
     DEBLUR_SIGMA,
@@ -22,8 +24,11 @@ from vision.ocr import (
     read_hit_points,
     title_band,
     title_images,
+    title_row_reads,
 )
-from vision.recognize import MAX_READS
+from vision.pp_ocr import PPOCR
+from vision.pp_ocr import available as learned_reader_available
+from vision.recognize import MAX_READS, SURE_LEAN, read_card
 from vision.synthetic import render_proxy
 
 
@@ -119,6 +124,30 @@ def _darkness_bar(name: str) -> np.ndarray:
     bar = slice(0, int(0.11 * face.shape[0]))
     face[bar] = 255 - face[bar]
     return face
+
+
+@pytest.mark.skipif(not learned_reader_available(), reason="PP-OCR (rapidocr, onnxruntime) not installed")
+@pytest.mark.parametrize("name", ["Kingambit", "Mabosstiff"])
+def test_a_blurred_white_title_on_a_dark_bar_is_named_from_its_whole_row(name):
+    """A 205 px Darkness Pokémon seen through a soft lens: its white letters blur into
+    the bar, and none of Tesseract's line reads holds the name. The learned reader, given
+    the title row whole, reads it, and the card is named (with deck lists)."""
+    face = _darkness_bar(name)
+    height, width = face.shape[:2]
+    small = cv2.GaussianBlur(cv2.resize(face, (round(width * 205 / height), 205),
+                                        interpolation=cv2.INTER_AREA), (0, 0), 1.2)
+    frame = np.full((400, 400, 3), 90, np.uint8)
+    frame[100:100 + small.shape[0], 120:120 + small.shape[1]] = small
+    quad = np.float32([[120, 100], [120 + small.shape[1], 100],
+                       [120 + small.shape[1], 100 + small.shape[0]], [120, 100 + small.shape[0]]])
+    engine = Tesseract()
+    band = title_band(frame, quad)
+    assert not any(name in engine.read_line(image, may_be_light(image)).text
+                   for image in list(title_images(band))[:MAX_READS])
+    assert any(read.text.startswith(name[:6]) for read in title_row_reads(PPOCR(), band))
+    deck = [(name, None), ("Spiritomb", None), ("Pawmot", None), ("Arven", None)]
+    reading = read_card(engine, NameMatcher(deck, deck), frame, quad, (), SURE_LEAN)
+    assert reading is not None and reading.name == name and reading.rotation == 0
 
 
 def test_a_white_title_on_a_dark_bar_is_offered_first():

@@ -4,7 +4,7 @@ import numpy as np
 
 from vision.names import NameMatcher
 from vision.ocr import Glyph, LineRead
-from vision.recognize import SURE_LEAN, read_card
+from vision.recognize import LEARNED_READS, SURE_LEAN, read_card
 
 #: A name and its suffixed twin print the same title (the "ex" is a logo): a title read
 #: well is a tie, unnamed, but close to a deck name. No HP is known to settle it.
@@ -85,3 +85,37 @@ def test_a_name_only_just_sure_that_its_hp_corner_refutes_is_left_unsure(monkeyp
     engine = Scripted("Pemny", "")
     reading = read_card(engine, matcher, FRAME, QUAD, (), SURE_LEAN)
     assert reading is not None and reading.name == "Penny"
+
+
+
+def _learned_reader(monkeypatch, *texts: str) -> Scripted:
+    """The learned reader (PP-OCR) replaced by one reading ``texts``."""
+    import vision.recognize
+
+    learned = Scripted(*texts)
+    monkeypatch.setattr(vision.recognize, "learned_or", lambda fallback: learned)
+    monkeypatch.setattr(vision.recognize, "learned_reader_available", lambda: True)
+    return learned
+
+
+def test_a_card_no_read_names_gets_the_learned_readers_reads_of_its_title_row(monkeypatch):
+    # Tesseract's line reads come near a name but never name it (a white title blurred
+    # into its dark bar): the learned reader reads the likelier end's title row whole, and
+    # names the card the way up the layout leaned. It stops at the read that names it.
+    deck = [("Pikachu", "sv4pt5-131"), ("Arven", "sv1-166")]
+    learned = _learned_reader(monkeypatch, "Pikachu")
+    reading = read_card(Scripted("Pika"), NameMatcher(deck, deck), FRAME, QUAD, (), SURE_LEAN)
+    assert reading is not None and reading.name == "Pikachu" and reading.rotation == 0
+    assert learned.calls == 1
+    # Where it reads nothing either, the card is left unsure after LEARNED_READS reads.
+    learned = _learned_reader(monkeypatch, "~ |")
+    reading = read_card(Scripted("Pika"), NameMatcher(deck, deck), FRAME, QUAD, (), SURE_LEAN)
+    assert reading is not None and reading.name is None
+    assert learned.calls == LEARNED_READS
+    # A card its title reads name gets none; nor an end whose reads came nowhere near a
+    # name (a quad that is no card, an unreadable blur): a whole-row read costs four lines.
+    for tesseract_reads, name in (("Pikachu", "Pikachu"), ("~ |", None)):
+        learned = _learned_reader(monkeypatch, "Arven")
+        reading = read_card(Scripted(tesseract_reads), NameMatcher(deck, deck), FRAME, QUAD, (), SURE_LEAN)
+        assert reading is not None and reading.name == name
+        assert learned.calls == 0
