@@ -87,7 +87,6 @@ def test_a_name_only_just_sure_that_its_hp_corner_refutes_is_left_unsure(monkeyp
     assert reading is not None and reading.name == "Penny"
 
 
-
 def _learned_reader(monkeypatch, *texts: str) -> Scripted:
     """The learned reader (PP-OCR) replaced by one reading ``texts``."""
     import vision.recognize
