@@ -259,3 +259,12 @@ def test_sides_points_and_their_gradient_are_as_the_plain_numpy_had_them(corners
     weight = (np.arange(samples) % 3 != 0).astype(np.float32) * np.ones_like(x)
     plain_sum = np.moveaxis(x * weight, -1, 0).copy().sum(axis=0)
     assert np.array_equal(snap._sum_points(x * weight), plain_sum)
+
+
+def test_refining_no_quads_gives_no_quads():
+    """A frame where no card survived the selection: nothing to refine, and no error."""
+    from vision.finding.config import FinderConfig
+
+    fine = np.full((120, 160, 3), 120, np.uint8)
+    assert snap.refine(fine, np.zeros((0, 4, 2), np.float32), 3.0, FinderConfig()).shape == (0, 4, 2)
+

@@ -25,11 +25,7 @@ def _along(samples: int, end: float = 0.1) -> np.ndarray:
 def coarse_support(quads: np.ndarray, dist: np.ndarray, band: float) -> np.ndarray:
     """Per quad and side: fraction of the side within ``band`` px of an edge pixel
     (``dist`` is the distance to the nearest edge), for many quads at once."""
-    t = _along(12, 0.12)
-    span = quads.take(NEXT, axis=1) - quads
-    # x and y apart (see ``_hits_many``).
-    x = quads[:, :, None, 0] + span[:, :, None, 0] * t
-    y = quads[:, :, None, 1] + span[:, :, None, 1] * t
+    x, y = _sample_points(quads, quads.take(NEXT, axis=1), 12, 0.12)
     h, w = dist.shape
     xi = _clipped(np.rint(x).astype(np.int32), w - 1)
     yi = _clipped(np.rint(y).astype(np.int32), h - 1)
@@ -108,7 +104,6 @@ def _hits_many(packed: np.ndarray, a: np.ndarray, b: np.ndarray, normal: np.ndar
     A hit is a gradient of at least ``thr`` (one for all, or per quad and side as
     (N, 4)) straight across the side that is most of the gradient there: an edge running
     along the side, not one crossing it."""
-    # x and y apart: a trailing axis of 2 makes every broadcast operation ~5× slower.
     base_x, base_y = _sample_points(a, b, samples)  # N,4,M
     nx, ny = normal[:, :, None, None, 0], normal[:, :, None, None, 1]
     if isinstance(thr, np.ndarray):
@@ -133,9 +128,11 @@ def _hits_of(g: np.ndarray, nx: np.ndarray, ny: np.ndarray, thr: float | np.ndar
     return across >= np.maximum(g[..., 2] * np.float32(0.6), thr)
 
 
-def _sample_points(a: np.ndarray, b: np.ndarray, samples: int) -> tuple[np.ndarray, np.ndarray]:
-    """x and y (N, 4, M) of ``samples`` points along every side from ``a`` to ``b``."""
-    t = _along(samples)
+def _sample_points(a: np.ndarray, b: np.ndarray, samples: int, end: float = 0.1
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """x and y (N, 4, M) of ``samples`` points along every side from ``a`` to ``b``
+    (``_along``), x and y apart: a trailing axis of 2 makes every broadcast ~5× slower."""
+    t = _along(samples, end)
     span = b - a
     return a[:, :, None, 0] + span[:, :, None, 0] * t, a[:, :, None, 1] + span[:, :, None, 1] * t
 
@@ -430,6 +427,8 @@ def refine(fine: np.ndarray, quads: np.ndarray, reach: float, cfg: FinderConfig
     another quad's outline), then onto the exact edge of that outline (see ``INWARD``).
     A quad whose snap fails or jumps further than ``2 * reach`` stays."""
     quads = quads.astype(np.float32)
+    if len(quads) == 0:  # (the probes below take the largest reach of the quads)
+        return quads
     thr = cfg.refine_grad
     # Each snap below that repeats one for some of the quads reuses its probes (the
     # same points: ``probe_sides``). As ``snap_many``, one pass each.
