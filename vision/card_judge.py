@@ -25,6 +25,11 @@ around it (``Looks``):
   back is blue all over, with a ball in the middle, red on one side of its middle line
   and white on the other. No face is that blue around such a ball.
 
+Last, **one size** (``smaller_than_the_table``): cards on one table are one size up to
+the camera's perspective, so where a frame's cards agree on a size, an outline far smaller
+than it is no card: a card printed small in the mat's art or a stream overlay, or the
+part of a card on one side of a hand over it.
+
 A face-down card (a Prize, the deck) is thus a card to count but not one to read. The
 thresholds were set on the tune split's scans on mats table1-3 and our proxies on
 generated mats (``bench.vision.finder``), with the project's own back and things
@@ -39,6 +44,8 @@ from enum import Enum
 
 import cv2
 import numpy as np
+
+from vision.finding.quads import side_lengths
 
 #: The straightened card, in pixels (width, height): a card's title line is still ~4 px
 #: tall there, its text lines ~2 px.
@@ -127,6 +134,45 @@ MAX_FLAT = 0.75
 #: 109 cut, a real deck box on the mat of table1 among them in every third frame.
 MAX_HALF_FLAT = 0.95
 MIN_ENDS_STEP = 50.0
+#: Where the two ends are unlike by this much or more (Lab, L + a + b) and the outline
+#: is busy over less than ``STEEP_BUSY`` of its cells (the box's half has no detail), the
+#: flatter half may be flat over ``MAX_HALF_FLAT_STEEP`` at most: the steeper that step,
+#: the surer one end is a box. (Tune split, 2,100 faces found under plain, decoys, tilt,
+#: hands, glare and sleeves: those with such a step at most 0.87 flat over a half, and
+#: busy over 0.96 and more; the outlines around the deck box of table1 and a card beside
+#: it 0.92-0.94 flat, busy 0.46-0.58, steps 128-159. A proxy card of ours, whose plain
+#: text box is as flat, is busy over 0.96 of it.)
+STEEP_ENDS_STEP = 100.0
+STEEP_BUSY = 0.75
+MAX_HALF_FLAT_STEEP = 0.9
+
+
+#: Cards on one table are one size, up to the camera's perspective (tune split, camera
+#: up to 15° off overhead: a whole card's long side at least 0.79 of the table's card).
+#: An outline whose long side is under this share of the table's card is no card: a
+#: card printed small in the mat's art or its stream overlay (0.58-0.75), or the part
+#: of a card on one side of a hand across it (0.70-0.73) ...
+SMALLER_THAN_TABLE = 0.75
+#: ... where the table's card is this quantile of the long sides of the outlines judged
+#: cards (faces and backs; a high one, as parts of cards are among them) ...
+TABLE_QUANTILE = 0.75
+#: ... told by at least this many cards ...
+TABLE_MIN_CARDS = 4
+#: ... that agree on it: their 0.9 quantile within this factor of their median (tune
+#: frames: 1.05 or less in nine of ten, at most 1.28). Cards laid at sizes unlike one
+#: another, as no camera shows one table but our synthetic scenes do (230-330 px tall
+#: in one frame), tell no size, and nothing is judged by it.
+TABLE_AGREE = 1.1
+
+
+def smaller_than_the_table(longs: np.ndarray) -> np.ndarray:
+    """Which of a frame's cards (the long sides ``longs`` of the outlines judged cards)
+    are too small to be one of its cards (see ``SMALLER_THAN_TABLE``): none unless at
+    least ``TABLE_MIN_CARDS`` cards agree on a size (``TABLE_AGREE``)."""
+    longs = np.asarray(longs, np.float64)
+    if len(longs) < TABLE_MIN_CARDS or np.quantile(longs, 0.9) > TABLE_AGREE * np.median(longs):
+        return np.zeros(len(longs), bool)
+    return longs < SMALLER_THAN_TABLE * np.quantile(longs, TABLE_QUANTILE)
 
 
 def straighten(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -281,8 +327,9 @@ def judge(frame: np.ndarray, quad: np.ndarray) -> Kind:
 
 
 def judge_all(frame: np.ndarray, quads: list[np.ndarray]) -> list[Kind]:
-    """What each outline of ``quads`` in ``frame`` holds. A big frame is halved first
-    (once for all outlines; see ``JUDGE_LONG``)."""
+    """What each outline of ``quads`` in ``frame`` holds, each by its own looks and then
+    by its size among the others (``smaller_than_the_table``). A big frame is halved
+    first (once for all outlines; see ``JUDGE_LONG``)."""
     if not len(quads):
         return []
     scale = 1.0
@@ -292,15 +339,31 @@ def judge_all(frame: np.ndarray, quads: list[np.ndarray]) -> list[Kind]:
         frame = cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
         scale *= 0.5
     cards = np.stack([straighten(frame, np.asarray(q, np.float32) * scale) for q in quads])
-    return [kind_of(replace(seen, skew=skew(q))) for seen, q in zip(looks_all(cards), quads, strict=True)]
+    kinds = [kind_of(replace(seen, skew=skew(q))) for seen, q in zip(looks_all(cards), quads, strict=True)]
+    held = [k for k, kind in enumerate(kinds) if kind is not Kind.NOT_A_CARD]
+    longs = side_lengths(np.stack([np.asarray(quads[k], np.float64) for k in held]))[1] if held else []
+    for k, small in zip(held, smaller_than_the_table(longs), strict=True):
+        if small:
+            kinds[k] = Kind.NOT_A_CARD
+    return kinds
 
 
 def kind_of(seen: Looks) -> Kind:
     """The kind an outline's ``Looks`` say it is."""
     if (seen.skew > MAX_SKEW or seen.busy < MIN_BUSY or seen.flat > MAX_FLAT
-            or (seen.half_flat > MAX_HALF_FLAT and seen.ends_step >= MIN_ENDS_STEP)
+            or _box_beside_the_table(seen)
             or seen.table_inside > MAX_TABLE_INSIDE or seen.weakest_side < MIN_SIDE_STEP):
         return Kind.NOT_A_CARD
     if seen.blue >= BACK_BLUE and seen.ball >= BACK_BALL:
         return Kind.BACK
     return Kind.FACE
+
+
+def _box_beside_the_table(seen: Looks) -> bool:
+    """Whether an outline's ``Looks`` are those of a box and the table beside it: unlike
+    ends and one flat half (``MAX_HALF_FLAT``; ``MAX_HALF_FLAT_STEEP`` where the ends
+    are far apart and the outline is not busy all over)."""
+    if seen.ends_step < MIN_ENDS_STEP:
+        return False
+    steep = seen.ends_step >= STEEP_ENDS_STEP and seen.busy < STEEP_BUSY
+    return seen.half_flat > (MAX_HALF_FLAT_STEEP if steep else MAX_HALF_FLAT)

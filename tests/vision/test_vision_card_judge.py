@@ -9,7 +9,20 @@ import numpy as np
 import pytest
 from vision_scenes import NAMES, kind
 
-from vision.card_judge import MAX_SKEW, MIN_SIDE_STEP, Kind, judge, looks, skew
+from vision.card_judge import (
+    MAX_HALF_FLAT,
+    MAX_HALF_FLAT_STEEP,
+    MAX_SKEW,
+    MIN_SIDE_STEP,
+    STEEP_BUSY,
+    STEEP_ENDS_STEP,
+    Kind,
+    judge,
+    judge_all,
+    looks,
+    skew,
+    smaller_than_the_table,
+)
 from vision.decoys import BACK, DECOY_KINDS, card_back, decoy
 from vision.names import NameMatcher
 from vision.recognize import CardReading, Recognizer, face_down
@@ -67,14 +80,15 @@ def test_an_outline_far_from_square_is_no_card():
     assert skew(sheared) > MAX_SKEW and judge(sc.image, sheared) is Kind.NOT_A_CARD
 
 
-def _deck_box_beside_the_table(box_share: float) -> tuple[np.ndarray, np.ndarray]:
-    """A frame and a card-shaped outline whose upper ``box_share`` is a flat deck box and
-    the rest a strip of the table's busy print beside it."""
+def _deck_box_beside_the_table(box_share: float, box: tuple[int, int, int] = (150, 90, 140)
+                               ) -> tuple[np.ndarray, np.ndarray]:
+    """A frame and a card-shaped outline whose upper ``box_share`` is a flat deck box (of
+    colour ``box``, BGR) and the rest a strip of the table's busy print beside it."""
     mat = np.full((600, 600, 3), (60, 110, 60), np.uint8)
     quad = np.float32([[200, 150], [343, 150], [343, 350], [200, 350]])
     frame = mat.copy()
     split = int(150 + 200 * box_share)
-    frame[150:split, 200:343] = (150, 90, 140)  # a purple deck box, one flat colour
+    frame[150:split, 200:343] = box  # a deck box, one flat colour
     strip = frame[split:350, 200:343]
     strip[:] = np.random.default_rng(1).integers(0, 255, strip.shape, dtype=np.uint8)
     return frame, quad
@@ -90,6 +104,20 @@ def test_an_outline_around_a_deck_box_and_the_table_beside_it_is_no_card():
     # A card whose art box is one flat colour over a third of it is still a card.
     frame, quad = _deck_box_beside_the_table(0.3)
     assert judge(frame, quad) is Kind.FACE
+
+
+def test_a_box_with_a_label_beside_the_table_is_no_card_where_its_ends_are_far_apart():
+    # A label printed on the box leaves its half less than wholly flat; where the box's
+    # end and the table's are far apart in colour, that half is still flat enough.
+    frame, quad = _deck_box_beside_the_table(0.5, box=(40, 20, 60))
+    frame[170:182, 230:313] = (230, 230, 230)  # a pale label on a dark box
+    seen = looks(frame, quad)
+    assert seen.ends_step >= STEEP_ENDS_STEP and MAX_HALF_FLAT_STEEP < seen.half_flat <= MAX_HALF_FLAT
+    assert seen.busy < STEEP_BUSY  # the box's half has no detail
+    assert judge(frame, quad) is Kind.NOT_A_CARD
+    # A bigger label: the half is as busy as a card's text box, and it stays a card.
+    frame[182:184, 230:313] = (230, 230, 230)
+    assert looks(frame, quad).half_flat < MAX_HALF_FLAT_STEEP and judge(frame, quad) is Kind.FACE
 
 
 def test_a_face_down_card_is_reported_with_no_name_and_faces_keep_their_keys():
@@ -112,3 +140,46 @@ def test_recognize_reports_backs_face_down_and_nothing_for_what_is_no_card():
     assert len(down) == 1 and down[0].name is None
     back = next(c for c in sc.cards if c.card_id == BACK)
     assert np.abs(np.sort(down[0].quad, axis=0) - np.sort(back.quad, axis=0)).max() < 0.05 * back.height_px
+
+
+def _laid(heights: list[int], seed: int = 4) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Proxy cards of these ``heights`` (px) laid upright in a row on a generated mat, and
+    their outlines."""
+    frame = generated_mat((1920, 1080), seed)
+    quads, x = [], 60
+    for k, height in enumerate(heights):
+        face = render_proxy(*NAMES[k % len(NAMES)], kind(NAMES[k % len(NAMES)][0]), seed=seed * 10 + k).image
+        width = round(height * 63 / 88)
+        card = cv2.resize(face, (width, height), interpolation=cv2.INTER_AREA)
+        alpha = card[..., 3:] / 255.0
+        y = 300
+        spot = frame[y:y + height, x:x + width]
+        spot[:] = (card[..., :3] * alpha + spot * (1 - alpha)).astype(np.uint8)
+        quads.append(np.float32([[x, y], [x + width, y], [x + width, y + height], [x, y + height]]))
+        x += width + 40
+    return frame, quads
+
+
+def test_a_card_far_smaller_than_the_tables_cards_is_no_card():
+    # A card printed small in the mat's art or its stream overlay, or the part of a card
+    # beside a hand over it, looks like a card on its own; only the table's cards, all of
+    # one size, give it away.
+    frame, quads = _laid([300, 296, 304, 300, 300, 210])
+    assert judge(frame, quads[-1]) is Kind.FACE
+    assert judge_all(frame, quads) == [Kind.FACE] * 5 + [Kind.NOT_A_CARD]
+
+
+def test_cards_of_unlike_sizes_tell_no_size_of_the_table():
+    # Too few cards, or cards that do not agree on a size, judge no card by its size.
+    frame, quads = _laid([300, 300, 210])
+    assert judge_all(frame, quads) == [Kind.FACE] * 3
+    frame, quads = _laid([300, 360, 240, 330, 270, 210])
+    assert judge_all(frame, quads) == [Kind.FACE] * 6
+
+
+def test_the_tables_card_size_is_told_by_its_bigger_cards():
+    # The parts of cards cut by hands are among the cards judged: the table's size is a
+    # high quantile, so that two parts of five do not make the whole cards look big.
+    longs = np.array([300, 302, 298, 215, 210])
+    assert smaller_than_the_table(longs).tolist() == [False, False, False, True, True]
+    assert not smaller_than_the_table(np.array([300, 302, 298, 240, 231])).any()  # perspective
