@@ -88,7 +88,7 @@ from vision.finding.select import by_table_size, completions, select_cards, tabl
 from vision.finding.snap import coarse_support, refine, snap_many, support_many
 from vision.geometry import CARD_ASPECT, portrait
 
-__all__ = ["Ahead", "FinderConfig", "find_cards", "finish_cards"]
+__all__ = ["Ahead", "FinderConfig", "find_cards", "fine_copy", "finish_cards"]
 
 
 _worker: ThreadPoolExecutor | None = None
@@ -225,14 +225,21 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None, ahead: Ahe
     return _finish(fine, found, fine_scale, scale, cfg)
 
 
-def finish_cards(frame: np.ndarray, found: np.ndarray, config: FinderConfig | None = None
-                 ) -> list[np.ndarray]:
+def finish_cards(frame: np.ndarray, found: np.ndarray, config: FinderConfig | None = None,
+                 fine: np.ndarray | None = None) -> list[np.ndarray]:
     """What ``find_cards`` makes of the cards it found (``found``: quads in its search
     copy's pixels, as ``find_cards``'s ``ahead`` is given them): their corners refined,
-    in frame pixels."""
+    in frame pixels. ``fine``: the frame's ``fine_copy``, when the caller has made it."""
     cfg = config or FinderConfig()
     fine_scale, scale = _scales(frame, cfg)
-    return _finish(_fine_copy(frame, fine_scale), found, fine_scale, scale, cfg)
+    return _finish(_fine_copy(frame, fine_scale) if fine is None else fine, found, fine_scale, scale, cfg)
+
+
+def fine_copy(frame: np.ndarray, config: FinderConfig | None = None) -> tuple[np.ndarray, float]:
+    """The copy of ``frame`` the finder refines corners on, and its scale: a 1080p frame
+    halved (as ``vision.card_judge.judge_all`` halves it too: one copy serves both)."""
+    fine_scale, _scale = _scales(frame, config or FinderConfig())
+    return _fine_copy(frame, fine_scale), fine_scale
 
 
 def _scales(frame: np.ndarray, cfg: FinderConfig) -> tuple[float, float]:
