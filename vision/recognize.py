@@ -159,10 +159,12 @@ def face_down(quad: np.ndarray) -> CardReading:
     return CardReading(quad, rotation_of(quad), None, None, 1.0, face_down=True)
 
 
-def judged(frame: np.ndarray, quads: list[np.ndarray]) -> tuple[list[np.ndarray], list[CardReading]]:
-    """The finder's ``quads`` sorted by what they hold (``vision.card_judge``): the card
-    faces to read, and the face-down cards; things that are not cards are left out."""
-    kinds = judge_all(frame, quads)
+def judged(frame: np.ndarray, quads: list[np.ndarray], kinds: list[Kind] | None = None
+           ) -> tuple[list[np.ndarray], list[CardReading]]:
+    """The finder's ``quads`` sorted by what they hold (``vision.card_judge``; ``kinds``
+    when they were judged already): the card faces to read, and the face-down cards;
+    things that are not cards are left out."""
+    kinds = judge_all(frame, quads) if kinds is None else kinds
     return ([q for q, kind in zip(quads, kinds, strict=True) if kind is Kind.FACE],
             [face_down(q) for q, kind in zip(quads, kinds, strict=True) if kind is Kind.BACK])
 
@@ -350,11 +352,9 @@ class _JudgedAhead:
         ahead = (self._judged and self._judged()) or []
         unmoved = len(ahead) == len(quads) and all(
             np.array_equal(q, a) for q, (a, _kind, _lean) in zip(quads, ahead, strict=True))
-        kinds = [kind for _quad, kind, _lean in ahead] if unmoved else judge_all(frame, quads)
+        faces, backs = judged(frame, quads, [kind for _quad, kind, _lean in ahead] if unmoved else None)
         known = {quad.tobytes(): lean for quad, _kind, lean in ahead if lean is not None}
-        faces = [q for q, kind in zip(quads, kinds, strict=True) if kind is Kind.FACE]
-        return (faces, [known[q.tobytes()] if q.tobytes() in known else layout_lean(frame, q) for q in faces],
-                [face_down(q) for q, kind in zip(quads, kinds, strict=True) if kind is Kind.BACK])
+        return faces, [known[q.tobytes()] if q.tobytes() in known else layout_lean(frame, q) for q in faces], backs
 
 
 def _warm_up(engine: LineReader) -> None:
