@@ -573,6 +573,19 @@ def read_subtitle(engine: LineReader, band: np.ndarray) -> LineRead:
     return engine.read_line(corner) if corner.size else LineRead("", 0.0)
 
 
+#: Where the subtitle is searched for when ``SUBTITLE_CORNER`` does not hold it (card
+#: fractions): the title band's right half, top to bottom. A found outline a few pixels
+#: off moves the small print out of a fixed corner: tune split, whole frames, 260-440 px,
+#: 10 of 135 ties the corner left unread lay above it, below it or across its edge.
+SUBTITLE_ROW = (0.5, 0.0, 1.0, 0.2)
+
+
+def subtitle_row(band: np.ndarray) -> np.ndarray:
+    """The part of a title band (``title_band``) the subtitle is searched in
+    (``SUBTITLE_ROW``), colours and all."""
+    return _box(band, SUBTITLE_ROW)
+
+
 def read_title(engine: LineReader, frame: np.ndarray, quad: np.ndarray,
                max_lines: int = 3) -> list[LineRead]:
     """OCR of the ``max_lines`` likeliest title lines of the card at ``quad`` that hold

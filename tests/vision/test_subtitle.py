@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from vision import pp_ocr
+from vision import pp_ocr, ties
 from vision.names import NameMatcher, subtitle
-from vision.ocr import SUBTITLE_CORNER, read_subtitle, title_band
+from vision.ocr import SUBTITLE_CORNER, LineRead, read_subtitle, title_band
 from vision.recognize import Recognizer
 from vision.synthetic import FONT_DIRS, render_proxy
+from vision.ties import by_subtitle
 
 needs_pp_ocr = pytest.mark.skipif(not pp_ocr.available(), reason="PP-OCR (rapidocr) is not installed")
 
@@ -94,3 +95,43 @@ def test_a_professors_research_is_named_by_its_subtitle(printed, name):
     reading = Recognizer(matcher, engine=pp_ocr.PPOCR(), by_text=False).read(face, _quad(_research(printed), 40))
     assert reading is not None and reading.name == name
     assert reading.card_id == dict(PROFESSORS)[name]
+
+
+@needs_pp_ocr
+@pytest.mark.parametrize(("printed", "name"), [("Professor Sada", SADA), ("Professor Turo", TURO)])
+def test_a_subtitle_an_outline_a_few_pixels_off_moves_out_of_its_corner_is_found_in_the_title_row(printed, name):
+    face = _research(printed)
+    framed = cv2.copyMakeBorder(face, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(60, 90, 60))
+    # The outline's top edge 3% of the card's height inside the card, as the finder's are at times.
+    band = title_band(framed, _quad(face, 40) + np.float32([0, 0.03 * face.shape[0]]))
+    matcher = NameMatcher(PROFESSORS, deck=PROFESSORS)
+    tie = matcher.match(["Professor's Research"])
+    engine = pp_ocr.PPOCR()
+    assert matcher.decide(matcher.by_subtitle(tie, read_subtitle(engine, band))).name is None  # not in the corner
+    settled = by_subtitle(matcher, tie, engine, band)
+    assert matcher.decide(settled).name == name and settled.card_id == dict(PROFESSORS)[name]
+
+
+class _Reads:
+    """A line reader that reads the given texts, one a call."""
+
+    def __init__(self, *texts: str) -> None:
+        self.texts = list(texts)
+
+    def read_line(self, image: np.ndarray, either_way: bool = True) -> LineRead:
+        return LineRead(self.texts.pop(0), 1.0)
+
+
+def test_lines_of_the_title_row_that_name_two_printings_leave_the_card_unsure(monkeypatch):
+    matcher = NameMatcher(PROFESSORS, deck=PROFESSORS)
+    tie = matcher.match(["Professor's Research"])
+    band = np.zeros((120, 430, 3), np.uint8)
+    monkeypatch.setattr(ties, "subtitle_lines", lambda band: [band[:20], band[20:40], band[40:60]])
+    # The corner unread; the row's lines: the banner, then both printings' subtitles.
+    assert matcher.decide(by_subtitle(matcher, tie, _Reads("", "TRAINER", "Professor Sada", "Professor Turo"),
+                                      band)).name is None
+    # The corner unread; one line names a printing, the others none.
+    settled = by_subtitle(matcher, tie, _Reads("", "TRAINER", "Professor Turo", "earch"), band)
+    assert matcher.decide(settled).name == TURO
+    # The corner read settles it: the row is not searched.
+    assert matcher.decide(by_subtitle(matcher, tie, _Reads("Professor Sada"), band)).name == SADA
