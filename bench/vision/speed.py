@@ -8,7 +8,9 @@ ten cards of 200-260 and of 260-330 px (seven above), deck lists of the frame's 
 (no second reader: every stage runs here, where it can be timed) and each stage's CPU
 time is summed per frame:
 
-- ``find_cards``: the outline finder (its segment detector's thread included);
+- ``find_cards``: the outline finder (its side thread included: the segment detector,
+  the gradient image, the right angles, the distance map); and of it, the CPU of the
+  calling thread alone, which is what a frame waits for where the other core is free;
 - ``judge_all``: faces, backs and what is no card;
 - ``layout lean``: which end is likelier the top, per card;
 - ``read_card``: naming a card either way up, of which the title bands' straightening,
@@ -63,19 +65,22 @@ STAGES: tuple[tuple[object, str, str], ...] = (
 
 
 class Clock:
-    """CPU seconds and calls per label, summed while ``timing``."""
+    """CPU seconds (the process's, and the calling thread's alone) and calls per label,
+    summed while ``timing``."""
 
     def __init__(self) -> None:
         self.seconds: dict[str, float] = defaultdict(float)
+        self.thread_seconds: dict[str, float] = defaultdict(float)
         self.calls: dict[str, int] = defaultdict(int)
 
     def timed(self, function: Callable, label: str) -> Callable:
         def timed_call(*args, **kwargs):
-            start = time.process_time()
+            start, thread_start = time.process_time(), time.thread_time()
             try:
                 return function(*args, **kwargs)
             finally:
                 self.seconds[label] += time.process_time() - start
+                self.thread_seconds[label] += time.thread_time() - thread_start
                 self.calls[label] += 1
         return timed_call
 
@@ -159,6 +164,9 @@ def main() -> None:
             seconds, calls = clock.seconds[label], clock.calls[label]
             print(f"  {label:28s} {seconds / n * 1000:9.1f} {seconds / total:6.0%} {calls / n:12.1f} "
                   f"{seconds / calls * 1000:8.2f}")
+            if label == "find_cards":
+                own = clock.thread_seconds[label]
+                print(f"  {'  of which the calling thread':28s} {own / n * 1000:9.1f} {own / total:6.0%}")
     costly = sorted(cards, reverse=True)[:len(cards) // 4]
     print(f"reading one card: median {statistics.median(cards) * 1000:.1f} ms, p90 "
           f"{np.percentile(cards, 90) * 1000:.1f}; the costliest quarter of cards takes "

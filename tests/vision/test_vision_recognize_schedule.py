@@ -3,6 +3,8 @@ takes its last look is what the caller would have done, and nothing is done twic
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import cv2
 import numpy as np
 from hypothesis import given, settings
@@ -130,3 +132,19 @@ def test_the_learned_look_reads_the_band_its_end_straightened(monkeypatch):
     reading = read_card(_Scripted("Pika"), NameMatcher(deck, deck), frame, quad, (), SURE_LEAN)
     assert reading is not None and reading.name == "Pikachu"
     assert len(straightened) == len(set(straightened))
+
+
+def test_frames_found_on_two_threads_at_once_come_out_as_found_alone():
+    # The finder hands its segment detector, gradient image, right angles and distance
+    # map to one side thread shared by all callers; the right angles wait there for the
+    # segments queued before them. Two frames found at once (the tracker and a benchmark,
+    # say) must neither wait on each other for good nor swap their pieces.
+    other = scene(NAMES[5:9], seed=12).image
+    alone = [find_cards(image) for image in (SCENE.image, other)]
+    with ThreadPoolExecutor(2) as pool:
+        for _round in range(3):
+            at_once = [pool.submit(find_cards, image) for image in (SCENE.image, other)]
+            for found, expected in zip(at_once, alone, strict=True):
+                quads = found.result(timeout=60)
+                assert len(quads) == len(expected) > 0
+                assert all(np.array_equal(q, e) for q, e in zip(quads, expected, strict=True))
