@@ -27,7 +27,9 @@ tall there), then a refinement on finer pixels:
 3. *Refinement*: the winners' sides are pushed out onto a faint outer outline if one
    lies just outside (a silver border on a grey mat), then snapped once more on a
    half-size (1080p) or full-size copy, probing only pixels next to the sides, on the
-   outline they were pushed onto (not the border's stronger inner edge).
+   outline they were pushed onto (not the border's stronger inner edge). Two refined
+   quads that are the pieces of one card cut by a hand are reported as that card
+   (``select.join_cut_cards``).
 
 The edge a side needs is deliberately low (``FinderConfig.edge_grad``): a pale card on a
 pale mat has a faint outline, and with a strict threshold only its art box qualified,
@@ -88,7 +90,7 @@ from vision.finding.corners import (
 )
 from vision.finding.cues import blurred_lab, edge_map, gradient_image, rough_candidates, split_blob
 from vision.finding.quads import long_side, on_frame_edge, shape_scores, side_lengths
-from vision.finding.select import by_table_size, completions, select_cards, table_card
+from vision.finding.select import by_table_size, completions, join_cut_cards, select_cards, table_card
 from vision.finding.snap import coarse_support, refine, snap_many, support_many
 from vision.geometry import CARD_ASPECT, portrait
 
@@ -270,4 +272,5 @@ def _finish(fine: np.ndarray, found: np.ndarray, fine_scale: float, scale: float
     quads = found.astype(np.float32) * (fine_scale / scale)
     if cfg.full_res_refine and scale < fine_scale:
         quads = refine(fine, quads, max(2.0, 1.5 * fine_scale / scale), cfg)
-    return [portrait(q / fine_scale) for q in quads]
+    # Pieces of a cut card are told apart best on refined outlines.
+    return [portrait(q / fine_scale) for q in join_cut_cards(list(quads))]

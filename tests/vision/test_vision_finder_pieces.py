@@ -6,8 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.finding.select import cut_cards, select_cards, table_card
-from vision.geometry import CARD_ASPECT
+from vision.finding.select import cut_cards, join_cut_cards, joined_card, select_cards, table_card
+from vision.geometry import CARD_ASPECT, iou
 
 
 def _rect(cx: float, cy: float, w: float, h: float, turn: float = 0.0) -> np.ndarray:
@@ -60,3 +60,31 @@ def test_a_whole_card_replaces_a_small_piece_of_it_lying_the_same_way_round():
     card = _rect(300, 300, WIDTH, HEIGHT)
     strip = _rect(270, 260, 40, 70)
     assert [q.tolist() for q in select_cards([(0.9, strip), (0.8, card)])] == [card.tolist()]
+
+
+def test_the_two_pieces_of_a_cut_card_are_reported_as_that_card():
+    card = _rect(300, 300, WIDTH, HEIGHT, 20)
+    one, other = _pieces(300, 300, turn=20)
+    assert iou(joined_card(one, other), card) > 0.99
+    # On a table where a hand cuts every card, each pair becomes its card, whole.
+    first = [p for k in range(4) for p in _pieces(200 + 250 * k, 300, turn=5 * k)]
+    joined = join_cut_cards(first)
+    assert len(joined) == 4
+    for k, quad in enumerate(joined):
+        assert iou(quad, _rect(200 + 250 * k, 300, WIDTH, HEIGHT, 5 * k)) > 0.99
+
+
+def test_whole_cards_and_a_lone_piece_are_left_as_they_are():
+    table = [_rect(200 + 150 * k, 300, WIDTH, HEIGHT) for k in range(4)] + _pieces(900, 300)[:1]
+    assert [q.tolist() for q in join_cut_cards(table)] == [q.tolist() for q in table]
+
+
+def test_two_touching_cards_whose_outlines_overlap_are_not_joined_into_one():
+    # Two cards lying sideways, one above the other, their found outlines overlapping by
+    # a few pixels: they have a cut card's pieces' shape, but together they are twice
+    # the size of the table's other cards.
+    upper = _rect(300, 300, HEIGHT, WIDTH)
+    lower = _rect(300, 300 + WIDTH - 8, HEIGHT, WIDTH)
+    assert cut_cards([upper, lower])  # a pair by shape alone
+    table = [upper, lower] + [_rect(600 + 150 * k, 300, WIDTH, HEIGHT) for k in range(3)]
+    assert len(join_cut_cards(table)) == 5

@@ -1,7 +1,8 @@
 """Choosing the cards among scored quads: the best first, parts of a card giving way
 to the whole card, sizes far from the table's typical card scored down (the two pieces
-of a card cut by a hand counted as one card for that size), and whole cards proposed
-around quads that may be a part of one."""
+of a card cut by a hand counted as one card for that size), whole cards proposed
+around quads that may be a part of one, and the two pieces of a cut card chosen both
+reported as that card."""
 
 from __future__ import annotations
 
@@ -242,3 +243,52 @@ def completions(first: list[np.ndarray], typical: float | None) -> np.ndarray:
                 inward = -inward
             proposals.append([a, b, b + inward * depth, a + inward * depth])
     return np.array(proposals, np.float32).reshape(-1, 4, 2)
+
+
+def _far_side(piece: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """The long side of ``piece`` (clockwise corners) farther from ``other``'s centre:
+    for one of a cut card's pieces, the end of the card it holds."""
+    sides = [(piece[k], piece[(k + 1) % 4]) for k in range(4)]
+    longest = sorted(sides, key=lambda ab: -float(np.linalg.norm(ab[1] - ab[0])))[:2]
+    centre = other.mean(axis=0)
+    return np.stack(max(longest, key=lambda ab: float(np.linalg.norm((ab[0] + ab[1]) / 2 - centre))))
+
+
+def joined_card(one: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """The whole card two pieces of it make (see ``cut_cards``): its ends are the
+    pieces' far long sides, each piece's outline is the card's own there, and its sides
+    run from one end to the other under the hand or glare between them."""
+    one, other = clockwise(one), clockwise(other)
+    end, far_end = _far_side(one, other), _far_side(other, one)
+    along = end[1] - end[0]
+    end = end[np.argsort(end @ along)]
+    far_end = far_end[np.argsort(far_end @ along)]
+    return clockwise(np.stack([end[0], end[1], far_end[1], far_end[0]]))
+
+
+def join_cut_cards(kept: list[np.ndarray]) -> list[np.ndarray]:
+    """The cards chosen (``kept``) with each pair of pieces of one cut card (see
+    ``cut_cards``) replaced by that card (``joined_card``). A hand across a card breaks
+    its outline under the hand, so the whole card's outline is too weak to win there,
+    while its two pieces (title and picture; text box) each have an outline all round:
+    reported as they are, they are two outlines that are no card, and the card under
+    them is lost. Their size cannot tell them from cards: where a hand cuts most
+    cards, the pieces set the table's size among themselves. The whole card is what a
+    reader and a tracker need. Two cards touching side by side whose outlines overlap a
+    little make a pair too, at twice a card's size: a pair is joined only when its card
+    is the table's size (``table_card`` of ``kept``, each pair counted as one card; on
+    a table of fewer cards than that needs, always)."""
+    pairs = cut_cards(kept)
+    if not pairs:
+        return kept
+    typical = table_card(kept)
+    if typical is not None:
+        pairs = [(i, j, long) for i, j, long in pairs if long <= SIZE_SLACK * typical]
+    partner = {i: j for i, j, _long in pairs} | {j: i for i, j, _long in pairs}
+    out = []
+    for k, quad in enumerate(kept):
+        if k not in partner:
+            out.append(quad)
+        elif k < partner[k]:
+            out.append(joined_card(quad, kept[partner[k]]))
+    return out
