@@ -9,7 +9,9 @@ end's reads came close to a deck name: the title is there, only unsure. When it 
 other end's likeliest line comes second, then the likelier end's others, then the other
 end's. A name read at either end decides the way up; without one, the layout's guess
 stands unless the other end's reads came clearly closer to a name. With deck lists, a
-card neither end names gets a last look past the likelier end's edge: the finder may
+card neither end names whose outline holds a dark sleeve's rim (``vision.sleeves.sleeve_rim``)
+has both ends read again from the card inside the sleeve: the finder outlines the sleeve.
+Else it gets a last look past the likelier end's edge: the finder may
 have taken a line inside the card (the art box's edge) for its top and cut the title
 off. Not when a title was read clearly: then the names tie, wherever it is read from.
 Last, the learned reader reads that end's title row whole (``LEARNED_READS``): blur can
@@ -35,6 +37,7 @@ from vision.ocr import LineRead, LineReader, Tesseract, read_hit_points, title_b
 from vision.pp_ocr import PPOCR, learned_or
 from vision.pp_ocr import available as learned_reader_available
 from vision.second_reader import FrameShare, SecondReader
+from vision.sleeves import card_in_sleeve, sleeve_rim
 from vision.text_finder import TextFinder, merged, unexplained
 from vision.text_finder import available as text_finder_available
 from vision.ties import may_settle, settled
@@ -100,6 +103,16 @@ SIMILARITY_WEIGHT = 0.03
 #: deck name they named the same (1.4% less CPU), within 45, 2 fewer: not worth a rule.
 TOP_SHIFT = 0.1
 SHIFTED_READS = 2
+#: With deck lists, a card neither end names, outlined with a dark sleeve's rim
+#: (``vision.sleeves.sleeve_rim``), gets this many reads of each end of the card inside the
+#: sleeve (``vision.sleeves.card_in_sleeve``), the likelier first: the finder outlines the
+#: sleeve, and the layout's windows then miss the title. Like the look past the edge,
+#: they count only when they name the card; the quad stays the one found. Tune split,
+#: sleeves, Tesseract, true outlines, 260-330 / 330-440 px: 111 / 114 -> 114 / 117 of 119
+#: named. Without the rim check every card is named, but the unreadable bare cards of
+#: ``bench.vision.speed``'s frames pay the reads too (Tesseract calls +49%); the likelier
+#: end alone, or 2-3 reads an end, named 1-5 fewer.
+SLEEVED_READS = 6
 #: A title an end read this clearly (``NameMatch.similarity``, see ``TITLE_SEEN``: a
 #: per-letter cost of 7.5) and still left unnamed is a tie between deck names (a name and
 #: its twin, a decoy) that the title cannot settle, read from one edge or another: it gets
@@ -272,14 +285,25 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
         if lean >= SURE_LEAN and end is other and _holds_title(likely, matcher):
             break  # the lean was right: the title is where it said, only unsure
         end.read(matcher, hint, budget)
+    read_clearly = max(likely.match.similarity, other.match.similarity) >= CLEAR_TITLE
+    sleeved: tuple[_End, NameMatch] | None = None  # an end named from the card inside a sleeve
+    if (not (likely.named or other.named) and matcher.deck is not None and not read_clearly
+            and sleeve_rim(frame, quad)):
+        for end in (likely, other):
+            inside = _End(engine, frame, card_in_sleeve(end.quad))
+            inside.read(matcher, hint, SLEEVED_READS)
+            if inside.named:
+                sleeved = end, inside.match
+                break
     # A read can name the card from its glyphs while its text is empty (Koraidon ex,
     # tune split): a named end has seen its card, whatever the text.
-    if not (likely.saw_text or other.saw_text or likely.named or other.named):
+    if not (likely.saw_text or other.saw_text or likely.named or other.named or sleeved):
         return None
     top = _top(likely, other, lean)
     match = top.match
-    read_clearly = max(likely.match.similarity, other.match.similarity) >= CLEAR_TITLE
-    if not top.named and matcher.deck is not None and not read_clearly:
+    if sleeved is not None:
+        top, match = sleeved
+    elif not top.named and matcher.deck is not None and not read_clearly:
         beyond = _End(engine, frame, region_quad(likely.quad, 0.0, -TOP_SHIFT, 1.0, 1.0 - TOP_SHIFT), likely)
         beyond.read(matcher, hint, SHIFTED_READS)
         if beyond.named:
