@@ -53,10 +53,6 @@ rest of their batch are snapped apart (``snap._reach_split``), and the refinemen
 second snaps of some quads reuse the first ones' probes. None of it moves a quad: the
 same quads, bit for bit, on 30 tune frames, in ~7% less CPU than before (old and new
 interleaved per frame: 86.4 -> 80.2 ms process, 69.7 -> 63.2 ms the main thread).
-The side thread then took the gradient image, the segments' right angles and the
-distance map too, while the main thread closes the edges into rough candidates: the
-same quads bit for bit (12 tune frames), the main thread's CPU ~95 -> ~75 ms a frame
-(a loaded machine, old and new alternating; ``bench.vision.speed`` prints it).
 
 This module puts the stages together; each lives in ``vision.finding``: the rough
 candidates in ``cues`` (outlines, blobs, density) and ``corners`` (segments meeting at
@@ -131,15 +127,9 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None, ahead: Ahe
     segments_ahead = _side_worker().submit(
         line_segments, cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), lo * CARD_ASPECT * 0.3, cfg.lsd_scale)
     channels = cv2.split(blurred_lab(small))
-    # So does the gradient image, after it, while this core closes the edges into rough
-    # candidates: the snap needs it only then (~10 ms less wait a 1080p frame).
-    gradient_ahead = _side_worker().submit(gradient_image, channels)
-    # And the segments' right angles (~4 ms), needed after the outlines' snap.
-    corners_ahead = _side_worker().submit(lambda: right_angles(segments_ahead.result()))
     edges = edge_map(channels, cfg)
-    dist_ahead = _side_worker().submit(lambda: cv2.distanceTransform(255 - edges, cv2.DIST_L2, 3))
+    packed = gradient_image(channels)
     quads, big = rough_candidates(small, edges, lo, hi)
-    packed = gradient_ahead.result()
     scored: list[tuple[float, np.ndarray]] = []
 
     def consider(rough: np.ndarray, grad: float = cfg.edge_grad, support: float = cfg.min_support) -> None:
@@ -167,7 +157,8 @@ def find_cards(frame: np.ndarray, config: FinderConfig | None = None, ahead: Ahe
         scored.extend((float(score[k]), q[k]) for k in np.nonzero(good)[0])
 
     consider(np.array(quads, np.float32).reshape(-1, 4, 2))
-    corners, dist = corners_ahead.result(), dist_ahead.result()
+    corners = right_angles(segments_ahead.result())
+    dist = cv2.distanceTransform(255 - edges, cv2.DIST_L2, 3)
 
     def consider_corners(hypotheses: np.ndarray, rank_needed: float) -> None:
         hypotheses = dedupe(hypotheses)

@@ -8,9 +8,8 @@ ten cards of 200-260 and of 260-330 px (seven above), deck lists of the frame's 
 (no second reader: every stage runs here, where it can be timed) and each stage's CPU
 time is summed per frame:
 
-- ``find_cards``: the outline finder (its side thread included: the segment detector,
-  the gradient image, the right angles, the distance map); and of it, the CPU of the
-  calling thread alone, which is what a frame waits for where the other core is free;
+- ``find_cards``: the outline finder (its side thread, the segment detector, included);
+  and of it, the CPU of the calling thread alone;
 - ``judge_all``: faces, backs and what is no card;
 - ``layout lean``: which end is likelier the top, per card;
 - ``read_card``: naming a card either way up, of which the title bands' straightening,

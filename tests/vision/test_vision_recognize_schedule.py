@@ -135,10 +135,9 @@ def test_the_learned_look_reads_the_band_its_end_straightened(monkeypatch):
 
 
 def test_frames_found_on_two_threads_at_once_come_out_as_found_alone():
-    # The finder hands its segment detector, gradient image, right angles and distance
-    # map to one side thread shared by all callers; the right angles wait there for the
-    # segments queued before them. Two frames found at once (the tracker and a benchmark,
-    # say) must neither wait on each other for good nor swap their pieces.
+    # The finder hands its segment detector to one side thread shared by all callers. Two
+    # frames found at once (the tracker and a benchmark, say) must neither wait on each
+    # other for good nor swap their segments.
     other = scene(NAMES[5:9], seed=12).image
     alone = [find_cards(image) for image in (SCENE.image, other)]
     with ThreadPoolExecutor(2) as pool:
