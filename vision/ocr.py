@@ -234,7 +234,7 @@ def title_band(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return warp_region(frame, quad, TITLE_BAND, BAND_CARD_PX, cv2.INTER_CUBIC)
 
 
-def _grey(band: np.ndarray) -> np.ndarray:
+def brightest_channel(band: np.ndarray) -> np.ndarray:
     """A band as a grey image where black text on any light colour is darkest: the
     brightest channel (a red bar is bright in red, the letters in none)."""
     if band.ndim == 2:
@@ -260,7 +260,7 @@ def percentile(values: np.ndarray, q: float, where: np.ndarray | None = None) ->
 
 
 def _box(grey: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
-    """The card-fraction ``box`` of a grey band (:func:`_grey`)."""
+    """The card-fraction ``box`` of a grey band (:func:`brightest_channel`)."""
     bh, bw = grey.shape[:2]
     bx0, by0, bx1, by1 = TITLE_BAND
     x0 = int((box[0] - bx0) / (bx1 - bx0) * bw)
@@ -422,7 +422,7 @@ def title_images(band: np.ndarray) -> Iterator[np.ndarray]:
     window, then the likeliest row of the band with its blur undone, then the fixed
     Pokémon crop, then each window's second row, then light text (first of all on a
     dark title bar, ``dark_title_bar``)."""
-    grey = _grey(band)  # once per band: every window and crop below is cut from it
+    grey = brightest_channel(band)  # once per band: every window and crop below is cut from it
     # A dark title bar (a Darkness Pokémon's) prints its title white: the dark-stroke
     # search finds only the gaps and the stage badge there, so the light line goes first.
     light_first = dark_title_bar(grey)
@@ -451,7 +451,7 @@ def title_images(band: np.ndarray) -> Iterator[np.ndarray]:
 
 
 def dark_title_bar(grey: np.ndarray) -> bool:
-    """Whether a grey band's (:func:`_grey`) Pokémon title row lies on a dark bar (see
+    """Whether a grey band's (:func:`brightest_channel`) Pokémon title row lies on a dark bar (see
     ``DARK_BAR``)."""
     row = _box(grey, FIXED_POKEMON)
     return bool(row.size) and percentile(row, 40) < DARK_BAR * percentile(row, 97)
@@ -495,7 +495,7 @@ def hit_points_images(band: np.ndarray) -> Iterator[np.ndarray]:
     corner = _box(band, HP_CORNER)
     if corner.size:
         yield corner
-    grey = _box(_grey(band), HP_WINDOW)
+    grey = _box(brightest_channel(band), HP_WINDOW)
     if lines := find_lines(grey):
         yield lines[0].image
     wide = _box(band, HP_WIDE_CORNER)
@@ -556,7 +556,7 @@ def title_row_reads(engine: LineReader, band: np.ndarray) -> Iterator[LineRead]:
     row = _box(band, TITLE_ROW)
     if row.size:
         yield engine.read_line(row)
-        yield engine.read_line(deblurred(_grey(row)))
+        yield engine.read_line(deblurred(brightest_channel(row)))
 
 
 #: Where a Trainer prints its subtitle (card fractions x0, y0, x1, y1): the title row's

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.geometry import region_quad, warp_region
-from vision.ocr import _grey, percentile
+from vision.ocr import brightest_channel, percentile
 
 #: A sleeve's rim on each side of the card inside it, as fractions of the sleeve's width
 #: and height (``vision.synthetic``'s sleeves: 3.5% of the card's width and 3% of its
@@ -37,7 +37,7 @@ RIM_CARD_PX = 240
 def sleeve_rim(frame: np.ndarray, quad: np.ndarray) -> bool:
     """Whether the outline ``quad`` (printed order) holds a dark sleeve's rim around its
     card (see ``RIM_RING``): then its title lies where ``card_in_sleeve`` puts it."""
-    grey = _grey(warp_region(frame, quad, (0.0, 0.0, 1.0, 1.0), RIM_CARD_PX))
+    grey = brightest_channel(warp_region(frame, quad, (0.0, 0.0, 1.0, 1.0), RIM_CARD_PX))
     h, w = grey.shape
     outer, inner = RIM_RING
     ring = np.zeros((h, w), bool)

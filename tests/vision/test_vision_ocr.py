@@ -16,8 +16,8 @@ from vision.ocr import (
     WINDOWS,
     Tesseract,
     _box,
-    _grey,
     _stretched,
+    brightest_channel,
     dark_title_bar,
     deblurred,
     find_lines,
@@ -55,7 +55,7 @@ def _band(face: np.ndarray) -> np.ndarray:
 def test_a_longer_row_under_a_trainer_title_does_not_hide_it():
     band = _band(_trainer_over_busy_art("Katy"))
     engine = Tesseract()
-    lines = find_lines(_box(_grey(band), WINDOWS["trainer"]), rows=2)
+    lines = find_lines(_box(brightest_channel(band), WINDOWS["trainer"]), rows=2)
     texts = [engine.read_line(line.image).text for line in lines]
     assert len(lines) == 2 and "Katy" not in texts[0]  # the art's edge is the longer row
     assert "Katy" in texts[1]
@@ -75,7 +75,7 @@ def test_a_blurred_title_is_read_once_its_blur_is_undone():
     height, width = face.shape[:2]
     small = cv2.resize(face, (round(width * 230 / height), 230), interpolation=cv2.INTER_AREA)
     blurred = _band(cv2.GaussianBlur(small, (0, 0), 1.4))
-    grey = _grey(blurred)
+    grey = brightest_channel(blurred)
     engine = Tesseract()
 
     def first_row(image: np.ndarray) -> str:
@@ -95,7 +95,7 @@ def test_a_pokemon_title_is_read_before_a_longer_row_of_art_under_it():
     y = int(0.165 * h)
     for x in range(int(0.10 * w), int(0.50 * w), int(0.05 * w)):
         cv2.ellipse(face, (x, y), (int(0.02 * w), int(0.012 * h)), 0, 0, 360, (20, 20, 20), -1)
-    grey = _grey(_band(face))
+    grey = brightest_channel(_band(face))
     [pokemon_row] = find_lines(_box(grey, WINDOWS["pokemon"]), rows=1)
     [trainer_row] = find_lines(_box(grey, WINDOWS["trainer"]), rows=1)
     assert trainer_row.letters > pokemon_row.letters  # the art's edge is the longer row
@@ -111,7 +111,7 @@ def test_a_white_title_on_a_dark_bar_is_read_either_way_up_and_a_dark_one_one_wa
     bar = slice(0, int(0.11 * face.shape[0]))
     face[bar] = 255 - face[bar]
     engine = Tesseract()
-    crop = _stretched(_box(_grey(_band(face)), FIXED_POKEMON))
+    crop = _stretched(_box(brightest_channel(_band(face)), FIXED_POKEMON))
     assert may_be_light(crop)
     assert engine.read_line(crop, either_way=False).text != "Spiritomb"
     assert engine.read_line(crop, either_way=True).text == "Spiritomb"
@@ -158,13 +158,13 @@ def test_a_white_title_on_a_dark_bar_is_offered_first():
     the light line is read first, so a card whose outline is a little off, which moves
     the fixed crop off the title, is still named at the first read."""
     band = _band(_darkness_bar("Spiritomb"))
-    assert dark_title_bar(_grey(band))
+    assert dark_title_bar(brightest_channel(band))
     assert Tesseract().read_line(next(title_images(band))).text == "Spiritomb"
     # Offered once: the light-text search at the end does not read it again.
     assert sum(img.shape == next(title_images(band)).shape and (img == next(title_images(band))).all()
                for img in title_images(band)) == 1
     plain = _band(render_proxy("Floragato", kind="pokemon", seed=1).image[:, :, :3])
-    assert not dark_title_bar(_grey(plain))
+    assert not dark_title_bar(brightest_channel(plain))
 
 
 @given(st.lists(st.integers(0, 255), min_size=1, max_size=300), st.floats(0, 100))
