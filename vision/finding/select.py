@@ -123,14 +123,16 @@ SIZE_MIN_CARDS = 3
 TYPICAL_QUANTILE = 0.75
 
 
-def table_card(first: list[np.ndarray]) -> float | None:
+def table_card(first: list[np.ndarray], pairs: list[tuple[int, int, float]] | None = None
+               ) -> float | None:
     """The long side of the table's typical card: the ``TYPICAL_QUANTILE`` of a first
     selection's long sides (``first``), each pair of pieces of one cut card counted as
-    that card (``cut_cards``); None while it has too few cards to tell."""
+    that card (``pairs``: ``cut_cards(first)``, when the caller has them); None while it
+    has too few cards to tell."""
     if len(first) < SIZE_MIN_CARDS:
         return None
     longs = side_lengths(np.stack(first))[1]
-    pairs = cut_cards(first)
+    pairs = cut_cards(first) if pairs is None else pairs
     pieces = {k for pair in pairs for k in pair}
     whole = [float(longs[k]) for k in range(len(first)) if k not in pieces]
     whole += [long for _i, _j, long in pairs]
@@ -281,7 +283,7 @@ def join_cut_cards(kept: list[np.ndarray]) -> list[np.ndarray]:
     pairs = cut_cards(kept)
     if not pairs:
         return kept
-    typical = table_card(kept)
+    typical = table_card(kept, pairs)
     if typical is not None:
         pairs = [(i, j, long) for i, j, long in pairs if long <= SIZE_SLACK * typical]
     partner = {i: j for i, j, _long in pairs} | {j: i for i, j, _long in pairs}
