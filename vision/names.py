@@ -30,7 +30,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from vision.ocr import Glyph, LineRead, hit_point_figures, single_figure
+from vision.hit_points import hit_point_figures, single_figure
+from vision.ocr import Glyph, LineRead
 
 _SUFFIX = re.compile(r"\s+(ex|EX|GX|V|VMAX|VSTAR|V-UNION|BREAK|LV\.X|δ|Prime|LEGEND|◇|☆)$")
 #: Below this confidence the reader says ``null`` (chosen on the tune split so wrong
@@ -469,9 +470,9 @@ class NameMatcher:
         """``match`` made unsure (its confidence 0, its closeness kept) when it may be
         refuted (``hit_points_may_refute``) and the digits read in the HP corner say the
         card is not the one named: a Trainer or Energy named, and they hold an HP figure a
-        card could print (``vision.ocr.hit_point_figures``), or any digit below
+        card could print (``vision.hit_points.hit_point_figures``), or any digit below
         :data:`DOUBTED_BELOW`; a Pokémon named, and they hold one figure
-        (``vision.ocr.single_figure``) it is not printed with. Unchanged otherwise (no
+        (``vision.hit_points.single_figure``) it is not printed with. Unchanged otherwise (no
         digits, or several figures: a stray digit beside the figure)."""
         if not self.hit_points_may_refute(match):
             return match

@@ -21,7 +21,6 @@ command-line program) is the fallback when tesserocr cannot load.
 from __future__ import annotations
 
 import functools
-import itertools
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -72,29 +71,6 @@ FIXED_POKEMON = (0.20, 0.03, 0.62, 0.09)
 #: Mabosstiff, Bombirdier, Toxicroak ex) 0.23-0.31, every other card 0.49 (Spidops ex,
 #: Dondozo) and up; Mabosstiff in a 330-440 px frame 0.31, 0.41 from an outline 3% low.
 DARK_BAR = 0.45
-
-#: Where a Pokémon prints its HP (card fractions x0, y0, x1, y1): the top row right of
-#: the title, up to the type symbol (tune split: 0.90 read the figure more often than
-#: 0.93, which takes in part of the symbol). Searched for a line of dark strokes.
-HP_WINDOW = (0.60, 0.0, 0.90, 0.13)
-#: The HP corner read as it is, colours and all: "HP", the figure and the edge of the
-#: type symbol. The dark-stroke search misses the figure wherever it is not dark on
-#: light: white on a Darkness Pokémon's dark bar (Mabosstiff, Kingambit, Toxicroak ex),
-#: printed over a full-art picture (Ralts, Scovillain). Tune split, true outlines, plain,
-#: PP-OCR: the figure read in 97-98 of 98 Pokémon per height band from this crop, 85-90
-#: from the searched line (``bench.vision.hit_points``); (0.60, 0.0, 0.90, 0.13) 96-97.
-HP_CORNER = (0.62, 0.01, 0.90, 0.11)
-#: The HP figures cards print (every one a multiple of 10; the few of 10 HP left out: a
-#: stray "1" of the "HP" letters before the symbol's edge read as "0" looks like one).
-HP_FIGURES = frozenset(range(30, 400, 10))
-#: The HP corner taken wide, to the type symbol and the card's edge: read as it is when
-#: the corner and the line found there hold no one figure. An outline a few percent
-#: narrow or off cuts the figure's last digit from both (tune split, 260-330 px, decoys:
-#: Arboliva's "150" read "15" from an outline of IoU 0.94, "150" from this crop).
-HP_WIDE_CORNER = (0.58, 0.0, 0.99, 0.14)
-#: At most this many crops of the HP corner are read (``hit_points_images``), until one
-#: holds a single figure a card could print.
-HP_READS = 3
 
 #: Blur undone before a third read (Wiener deconvolution of a Gaussian blur of this
 #: sigma, in band pixels: a 230 px card's band is upsampled 2.6×, so about 1.2 frame
@@ -259,7 +235,7 @@ def percentile(values: np.ndarray, q: float, where: np.ndarray | None = None) ->
     return high - (high - low) * (1.0 - step) if step >= 0.5 else low + (high - low) * step
 
 
-def _box(grey: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+def band_box(grey: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
     """The card-fraction ``box`` of a grey band (:func:`brightest_channel`)."""
     bh, bw = grey.shape[:2]
     bx0, by0, bx1, by1 = TITLE_BAND
@@ -411,7 +387,7 @@ def _wiener_gain(height: int, width: int) -> np.ndarray:
 def _rows(grey: np.ndarray, rows: int = 2) -> tuple[dict[str, list[Line]], tuple[str, str]]:
     """Up to ``rows`` rows found in each window, and the windows in reading order (the
     Pokémon row first, unless the Trainer row is far longer)."""
-    found = {kind: find_lines(_box(grey, box), rows=rows) for kind, box in WINDOWS.items()}
+    found = {kind: find_lines(band_box(grey, box), rows=rows) for kind, box in WINDOWS.items()}
     letters = {kind: found[kind][0].letters if found[kind] else 0 for kind in WINDOWS}
     trainer_first = letters["trainer"] > TRAINER_LETTERS * letters["pokemon"]
     return found, ("trainer", "pokemon") if trainer_first else ("pokemon", "trainer")
@@ -427,7 +403,7 @@ def title_images(band: np.ndarray) -> Iterator[np.ndarray]:
     # search finds only the gaps and the stage badge there, so the light line goes first.
     light_first = dark_title_bar(grey)
     if light_first:
-        yield from (line.image for line in find_lines(_box(grey, WINDOWS["pokemon"]), light=True))
+        yield from (line.image for line in find_lines(band_box(grey, WINDOWS["pokemon"]), light=True))
     found, order = _rows(grey)
     for kind in order:
         if found[kind]:
@@ -439,7 +415,7 @@ def title_images(band: np.ndarray) -> Iterator[np.ndarray]:
     sharp, sharp_order = _rows(deblurred(grey), rows=1)
     if lines := next((sharp[kind] for kind in sharp_order if sharp[kind]), None):
         yield lines[0].image
-    yield _stretched(_box(grey, FIXED_POKEMON))
+    yield _stretched(band_box(grey, FIXED_POKEMON))
     # After the fixed crop: a second row is seldom the title (tune split, true outlines:
     # 2 more of 345 cards named, 1% more OCR calls; holdout 3 of 215).
     for kind in order:
@@ -447,13 +423,13 @@ def title_images(band: np.ndarray) -> Iterator[np.ndarray]:
             yield found[kind][1].image
     for kind in order:
         if not (light_first and kind == "pokemon"):
-            yield from (line.image for line in find_lines(_box(grey, WINDOWS[kind]), light=True))
+            yield from (line.image for line in find_lines(band_box(grey, WINDOWS[kind]), light=True))
 
 
 def dark_title_bar(grey: np.ndarray) -> bool:
     """Whether a grey band's (:func:`brightest_channel`) Pokémon title row lies on a dark bar (see
     ``DARK_BAR``)."""
-    row = _box(grey, FIXED_POKEMON)
+    row = band_box(grey, FIXED_POKEMON)
     return bool(row.size) and percentile(row, 40) < DARK_BAR * percentile(row, 97)
 
 
@@ -487,65 +463,6 @@ def title_reads(engine: LineReader, band: np.ndarray) -> Iterator[LineRead]:
         yield LineRead(clean(read.text), read.confidence, read.glyphs)
 
 
-def hit_points_images(band: np.ndarray) -> Iterator[np.ndarray]:
-    """Images of a title band's HP corner that may show its figure, likeliest first: the
-    corner as it is (``HP_CORNER``), the line of dark strokes found there, the wide corner
-    (``HP_WIDE_CORNER``), and the line of light strokes (Tesseract reads the cleaned lines
-    better than the raw corner)."""
-    corner = _box(band, HP_CORNER)
-    if corner.size:
-        yield corner
-    grey = _box(brightest_channel(band), HP_WINDOW)
-    if lines := find_lines(grey):
-        yield lines[0].image
-    wide = _box(band, HP_WIDE_CORNER)
-    if wide.size:
-        yield wide
-    if lines := find_lines(grey, light=True):
-        yield lines[0].image
-
-
-def hit_point_figures(digits: str) -> set[int]:
-    """The HP figures a card could print (``HP_FIGURES``) that ``digits`` holds as a run:
-    "2700" (a stray "2" from the "HP" letters, a "0" from the symbol's edge) holds 70
-    and 270, "1" none."""
-    return {int(digits[i:j]) for i in range(len(digits)) for j in range(i + 2, min(len(digits), i + 3) + 1)
-            if digits[i] != "0" and int(digits[i:j]) in HP_FIGURES}
-
-
-def single_figure(digits: str) -> int | None:
-    """The one HP figure ``digits`` hold (``hit_point_figures``; a figure within another
-    is part of it: "130" holds 30 too and is one print, 130), or None for none or several
-    ("7090": 70 and 90)."""
-    figures = hit_point_figures(digits)
-    outer = [f for f in figures if not any(f != g and str(f) in str(g) for g in figures)]
-    return outer[0] if len(outer) == 1 else None
-
-
-def read_hit_points(engine: LineReader, band: np.ndarray, reads: int = HP_READS) -> str:
-    """The digits OCR reads in the HP corner of a title band ("" for none): the HP figure,
-    perhaps with a stray digit beside it (the small "HP" letters, the edge of the type
-    symbol). The crops of ``hit_points_images`` are read in turn, at most ``reads`` of
-    them, until one holds a single figure a card could print (one run: "130", with 30 in
-    it, is one). The raw corner's "7090" (90 HP, a "7" from the "HP" letters) holds 70
-    too, which would leave Flaaffy (90) and Flaaffy δ (70) tied; the cleaned line's "90"
-    does not. Else the first digits holding any figure, else the first digits read.
-    With PP-OCR (``vision.pp_ocr.learned_or``) the digits hold the figure on 99-100% of
-    the tune split's Pokémon at every height band (true outlines; 85-90% from the
-    searched line alone), Tesseract's on 86-92% (81-88%); stray digits do not keep
-    ``NameMatcher.by_hit_points`` from settling a tie."""
-    first, several = "", ""
-    for image in itertools.islice(hit_points_images(band), reads):
-        digits = re.sub(r"\D", "", engine.read_line(image, image.ndim == 3 or may_be_light(image)).text)
-        if single_figure(digits) is not None:
-            return digits
-        several = several or (digits if hit_point_figures(digits) else "")
-        first = first or digits
-    return several or first
-
-
-#: The Pokémon title row whole, for the learned reader (card fractions x0, y0, x1, y1):
-#: stage tag to HP, colours and all, where the dark-stroke search finds no clean line (a
 #: white title on a dark bar faded by blur past ``DARK_BAR``, letters glued by blur).
 TITLE_ROW = (0.08, 0.015, 0.70, 0.095)
 
@@ -553,7 +470,7 @@ TITLE_ROW = (0.08, 0.015, 0.70, 0.095)
 def title_row_reads(engine: LineReader, band: np.ndarray) -> Iterator[LineRead]:
     """A title band's ``TITLE_ROW`` read as it is, then deblurred (``deblurred``); not
     ``clean``ed, which drops a word glued to a stray digit ("0Blissey")."""
-    row = _box(band, TITLE_ROW)
+    row = band_box(band, TITLE_ROW)
     if row.size:
         yield engine.read_line(row)
         yield engine.read_line(deblurred(brightest_channel(row)))
@@ -569,7 +486,7 @@ SUBTITLE_CORNER = (0.62, 0.095, 0.99, 0.165)
 def read_subtitle(engine: LineReader, band: np.ndarray) -> LineRead:
     """The subtitle corner of a title band (``vision.ocr.title_band``) read as it is,
     colours and all (PP-OCR reads its small italics; Tesseract mostly does not)."""
-    corner = _box(band, SUBTITLE_CORNER)
+    corner = band_box(band, SUBTITLE_CORNER)
     return engine.read_line(corner) if corner.size else LineRead("", 0.0)
 
 
@@ -583,7 +500,7 @@ SUBTITLE_ROW = (0.5, 0.0, 1.0, 0.2)
 def subtitle_row(band: np.ndarray) -> np.ndarray:
     """The part of a title band (``title_band``) the subtitle is searched in
     (``SUBTITLE_ROW``), colours and all."""
-    return _box(band, SUBTITLE_ROW)
+    return band_box(band, SUBTITLE_ROW)
 
 
 def read_title(engine: LineReader, frame: np.ndarray, quad: np.ndarray,

@@ -29,11 +29,12 @@ from vision.card_judge import Kind, judge_all
 from vision.energy_type import settled_by_colour
 from vision.finder import FinderConfig, find_cards, fine_copy, finish_cards
 from vision.geometry import portrait, region_quad, rotation_of, turn_180
+from vision.hit_points import read_hit_points
 from vision.identity import printing, read_number
 from vision.layout import lean as layout_lean
 from vision.memory import keep_freed_memory
 from vision.names import ACCEPT, NameMatch, NameMatcher
-from vision.ocr import LineRead, LineReader, Tesseract, read_hit_points, title_band, title_reads, title_row_reads
+from vision.ocr import LineRead, LineReader, Tesseract, title_band, title_reads, title_row_reads
 from vision.pp_ocr import PPOCR, learned_or
 from vision.pp_ocr import available as learned_reader_available
 from vision.second_reader import FrameShare, SecondReader
@@ -212,7 +213,7 @@ class _End:
         return self._band
 
     def hit_points(self) -> str:
-        """The digits read in this end's HP corner (``vision.ocr.read_hit_points``), read
+        """The digits read in this end's HP corner (``vision.hit_points.read_hit_points``), read
         once however many names or ties ask."""
         if self._corner is not None:
             return self._corner.hit_points()

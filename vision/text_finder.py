@@ -30,8 +30,9 @@ import numpy as np
 
 from vision import pp_ocr, text_detect
 from vision.geometry import CARD_ASPECT, card_height, overlap, warp
+from vision.hit_points import single_figure
 from vision.names import NameMatch, NameMatcher, normalise
-from vision.ocr import LineRead, LineReader, clean, single_figure
+from vision.ocr import LineRead, LineReader, clean
 from vision.pp_ocr import LINE_HEIGHT
 from vision.text_detect import TextBox, detect
 
@@ -106,7 +107,7 @@ def _line_image(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
 def hit_points_mark(text: str) -> str | None:
     """The HP figure's digits when ``text`` is an HP mark (or a title ending in one),
     else None. The figure is one a card could print, or holds one
-    (``vision.ocr.single_figure``): "900" is 90 with the type symbol's edge read as a
+    (``vision.hit_points.single_figure``): "900" is 90 with the type symbol's edge read as a
     "0"; "06" (an upside-down read of "90") is no HP."""
     figures = _HIT_POINTS.findall(text)
     if not figures:

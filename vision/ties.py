@@ -4,7 +4,7 @@ Some deck names read alike however well their title is read:
 
 - a name and its suffixed twin (Bombirdier, Bombirdier ex; Rotom, Rotom V): the suffix
   is a logo, not letters. Their HP figures differ, and the HP corner is read
-  (``vision.ocr.read_hit_points``, by the caller; ``NameMatcher.by_hit_points``);
+  (``vision.hit_points.read_hit_points``, by the caller; ``NameMatcher.by_hit_points``);
 - the printings of one Trainer told apart by a subtitle (Professor's Research
   (Professor Sada), (Professor Turo)): the subtitle is printed small, in italics, at the
   right end of the title line, too far from the title to be read with it. Its corner is

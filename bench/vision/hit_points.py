@@ -28,7 +28,8 @@ import cv2  # noqa: E402
 
 from bench.vision import evalset  # noqa: E402
 from bench.vision.conditions import BY_NAME, scenes  # noqa: E402
-from vision.ocr import read_hit_points, title_band  # noqa: E402
+from vision.hit_points import read_hit_points  # noqa: E402
+from vision.ocr import title_band  # noqa: E402
 from vision.recognize import line_reader  # noqa: E402
 
 

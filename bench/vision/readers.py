@@ -33,9 +33,10 @@ import cv2  # noqa: E402
 
 from bench.vision import evalset  # noqa: E402
 from bench.vision.names import scenes  # noqa: E402
+from vision.hit_points import read_hit_points  # noqa: E402
 from vision.identity import parse_number, printing, read_number  # noqa: E402
 from vision.names import NameMatcher, base_name, normalise  # noqa: E402
-from vision.ocr import LineReader, Tesseract, read_hit_points, title_band, title_images  # noqa: E402
+from vision.ocr import LineReader, Tesseract, title_band, title_images  # noqa: E402
 from vision.pp_ocr import PPOCR  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
 

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from vision import pp_ocr
+from vision.hit_points import HP_CORNER, hit_point_figures, read_hit_points
 from vision.names import NameMatcher
-from vision.ocr import HP_CORNER, LineRead, hit_point_figures, read_hit_points, title_band
+from vision.ocr import LineRead, title_band
 from vision.recognize import Recognizer
 from vision.synthetic import render_proxy
 

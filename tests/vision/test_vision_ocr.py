@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from vision.hit_points import read_hit_points
 from vision.names import NameMatcher
 from vision.ocr import (
     DEBLUR_NOISE,
@@ -15,15 +16,14 @@ from vision.ocr import (
     FIXED_POKEMON,
     WINDOWS,
     Tesseract,
-    _box,
     _stretched,
+    band_box,
     brightest_channel,
     dark_title_bar,
     deblurred,
     find_lines,
     may_be_light,
     percentile,
-    read_hit_points,
     title_band,
     title_images,
     title_row_reads,
@@ -55,7 +55,7 @@ def _band(face: np.ndarray) -> np.ndarray:
 def test_a_longer_row_under_a_trainer_title_does_not_hide_it():
     band = _band(_trainer_over_busy_art("Katy"))
     engine = Tesseract()
-    lines = find_lines(_box(brightest_channel(band), WINDOWS["trainer"]), rows=2)
+    lines = find_lines(band_box(brightest_channel(band), WINDOWS["trainer"]), rows=2)
     texts = [engine.read_line(line.image).text for line in lines]
     assert len(lines) == 2 and "Katy" not in texts[0]  # the art's edge is the longer row
     assert "Katy" in texts[1]
@@ -79,7 +79,7 @@ def test_a_blurred_title_is_read_once_its_blur_is_undone():
     engine = Tesseract()
 
     def first_row(image: np.ndarray) -> str:
-        return engine.read_line(find_lines(_box(image, WINDOWS["pokemon"]))[0].image).text
+        return engine.read_line(find_lines(band_box(image, WINDOWS["pokemon"]))[0].image).text
 
     assert first_row(grey) != "Gardevoir"
     assert first_row(deblurred(grey)) == "Gardevoir"
@@ -96,8 +96,8 @@ def test_a_pokemon_title_is_read_before_a_longer_row_of_art_under_it():
     for x in range(int(0.10 * w), int(0.50 * w), int(0.05 * w)):
         cv2.ellipse(face, (x, y), (int(0.02 * w), int(0.012 * h)), 0, 0, 360, (20, 20, 20), -1)
     grey = brightest_channel(_band(face))
-    [pokemon_row] = find_lines(_box(grey, WINDOWS["pokemon"]), rows=1)
-    [trainer_row] = find_lines(_box(grey, WINDOWS["trainer"]), rows=1)
+    [pokemon_row] = find_lines(band_box(grey, WINDOWS["pokemon"]), rows=1)
+    [trainer_row] = find_lines(band_box(grey, WINDOWS["trainer"]), rows=1)
     assert trainer_row.letters > pokemon_row.letters  # the art's edge is the longer row
     first = next(title_images(_band(face)))
     assert Tesseract().read_line(first).text == "Floragato"
@@ -111,7 +111,7 @@ def test_a_white_title_on_a_dark_bar_is_read_either_way_up_and_a_dark_one_one_wa
     bar = slice(0, int(0.11 * face.shape[0]))
     face[bar] = 255 - face[bar]
     engine = Tesseract()
-    crop = _stretched(_box(brightest_channel(_band(face)), FIXED_POKEMON))
+    crop = _stretched(band_box(brightest_channel(_band(face)), FIXED_POKEMON))
     assert may_be_light(crop)
     assert engine.read_line(crop, either_way=False).text != "Spiritomb"
     assert engine.read_line(crop, either_way=True).text == "Spiritomb"
