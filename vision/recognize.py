@@ -26,7 +26,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.card_judge import Kind, judge_all
-from vision.cross_check import cross_checked
 from vision.energy_type import settled_by_colour
 from vision.finder import FinderConfig, find_cards, fine_copy, finish_cards
 from vision.geometry import portrait, region_quad, rotation_of, turn_180
@@ -321,9 +320,7 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
 def identified(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad: np.ndarray,
                match: NameMatch) -> CardReading:
     """The card at ``quad`` (printed order) named by ``match``, with its id: the
-    collector number tells a name printed more than once which printing it is. A name
-    only just sure is first checked by the other line reader (``vision.cross_check``)."""
-    match = matcher.decide(cross_checked(engine, matcher, frame, quad, match))
+    collector number tells a name printed more than once which printing it is."""
     card_id = match.card_id
     if match.name is not None and card_id is None:  # a name printed more than once
         number = read_number(learned_or(engine), frame, quad)
