@@ -236,7 +236,8 @@ def percentile(values: np.ndarray, q: float, where: np.ndarray | None = None) ->
 
 
 def band_box(grey: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
-    """The card-fraction ``box`` of a grey band (:func:`brightest_channel`)."""
+    """The card-fraction ``box`` of a title band (``title_band``), grey
+    (:func:`brightest_channel`) or in colour."""
     bh, bw = grey.shape[:2]
     bx0, by0, bx1, by1 = TITLE_BAND
     x0 = int((box[0] - bx0) / (bx1 - bx0) * bw)
@@ -474,33 +475,6 @@ def title_row_reads(engine: LineReader, band: np.ndarray) -> Iterator[LineRead]:
     if row.size:
         yield engine.read_line(row)
         yield engine.read_line(deblurred(brightest_channel(row)))
-
-
-#: Where a Trainer prints its subtitle (card fractions x0, y0, x1, y1): the title row's
-#: right end, under the "TRAINER" banner. Tune split, true outlines: PP-OCR read
-#: "Professor Sada" / "Professor Turo" from it at 330-440 px (a letter or two off at
-#: 260-330 px, more at 200-260 px); a crop from 0.70 cut the "P" at small sizes.
-SUBTITLE_CORNER = (0.62, 0.095, 0.99, 0.165)
-
-
-def read_subtitle(engine: LineReader, band: np.ndarray) -> LineRead:
-    """The subtitle corner of a title band (``vision.ocr.title_band``) read as it is,
-    colours and all (PP-OCR reads its small italics; Tesseract mostly does not)."""
-    corner = band_box(band, SUBTITLE_CORNER)
-    return engine.read_line(corner) if corner.size else LineRead("", 0.0)
-
-
-#: Where the subtitle is searched for when ``SUBTITLE_CORNER`` does not hold it (card
-#: fractions): the title band's right half, top to bottom. A found outline a few pixels
-#: off moves the small print out of a fixed corner: tune split, whole frames, 260-440 px,
-#: 10 of 135 ties the corner left unread lay above it, below it or across its edge.
-SUBTITLE_ROW = (0.5, 0.0, 1.0, 0.2)
-
-
-def subtitle_row(band: np.ndarray) -> np.ndarray:
-    """The part of a title band (``title_band``) the subtitle is searched in
-    (``SUBTITLE_ROW``), colours and all."""
-    return band_box(band, SUBTITLE_ROW)
 
 
 def read_title(engine: LineReader, frame: np.ndarray, quad: np.ndarray,

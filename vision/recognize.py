@@ -268,6 +268,18 @@ def _top(likely: _End, other: _End, lean: float) -> _End:
     return likely if lean + SIMILARITY_WEIGHT * closer >= 0 else other
 
 
+def _named_in_sleeve(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, hint: tuple[str, ...],
+                     ends: tuple[_End, _End]) -> tuple[_End, NameMatch] | None:
+    """The first of ``ends`` whose card inside a sleeve (``vision.sleeves.card_in_sleeve``)
+    ``SLEEVED_READS`` reads name, with that naming; None when neither does."""
+    for end in ends:
+        inside = _End(engine, frame, card_in_sleeve(end.quad))
+        inside.read(matcher, hint, SLEEVED_READS)
+        if inside.named:
+            return end, inside.match
+    return None
+
+
 def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad: np.ndarray,
               hint: tuple[str, ...], lean: float) -> CardReading | None:
     """Name the card at ``quad`` (either way up; ``lean`` is the layout's, see
@@ -286,16 +298,11 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
         if lean >= SURE_LEAN and end is other and _holds_title(likely, matcher):
             break  # the lean was right: the title is where it said, only unsure
         end.read(matcher, hint, budget)
+    # With deck lists, a card neither end names and no title read clearly gets last looks.
     read_clearly = max(likely.match.similarity, other.match.similarity) >= CLEAR_TITLE
-    sleeved: tuple[_End, NameMatch] | None = None  # an end named from the card inside a sleeve
-    if (not (likely.named or other.named) and matcher.deck is not None and not read_clearly
-            and sleeve_rim(frame, quad)):
-        for end in (likely, other):
-            inside = _End(engine, frame, card_in_sleeve(end.quad))
-            inside.read(matcher, hint, SLEEVED_READS)
-            if inside.named:
-                sleeved = end, inside.match
-                break
+    last_looks = not (likely.named or other.named) and matcher.deck is not None and not read_clearly
+    sleeved = (_named_in_sleeve(engine, matcher, frame, hint, (likely, other))
+               if last_looks and sleeve_rim(frame, quad) else None)
     # A read can name the card from its glyphs while its text is empty (Koraidon ex,
     # tune split): a named end has seen its card, whatever the text.
     if not (likely.saw_text or other.saw_text or likely.named or other.named or sleeved):
@@ -304,7 +311,7 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
     match = top.match
     if sleeved is not None:
         top, match = sleeved
-    elif not top.named and matcher.deck is not None and not read_clearly:
+    elif last_looks:
         beyond = _End(engine, frame, region_quad(likely.quad, 0.0, -TOP_SHIFT, 1.0, 1.0 - TOP_SHIFT), likely)
         beyond.read(matcher, hint, SHIFTED_READS)
         if beyond.named:

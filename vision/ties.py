@@ -8,7 +8,7 @@ Some deck names read alike however well their title is read:
 - the printings of one Trainer told apart by a subtitle (Professor's Research
   (Professor Sada), (Professor Turo)): the subtitle is printed small, in italics, at the
   right end of the title line, too far from the title to be read with it. Its corner is
-  read first (``vision.ocr.read_subtitle``, ``NameMatcher.by_subtitle``); when that read
+  read first (``read_subtitle``, ``NameMatcher.by_subtitle``); when that read
   does not settle the tie, the subtitle is searched for as a line of text in the title
   row's right half (``subtitle_lines``): an outline found a few pixels off, or tilted,
   moves the small print out of any fixed corner.
@@ -25,9 +25,28 @@ import numpy as np
 
 from vision import text_detect
 from vision.names import NameMatch, NameMatcher
-from vision.ocr import LineReader, read_subtitle, subtitle_row
+from vision.ocr import LineRead, LineReader, band_box
 
-#: The detector sees ``vision.ocr.SUBTITLE_ROW`` enlarged this much: the subtitle's small
+#: Where a Trainer prints its subtitle (card fractions x0, y0, x1, y1): the title row's
+#: right end, under the "TRAINER" banner. Tune split, true outlines: PP-OCR read
+#: "Professor Sada" / "Professor Turo" from it at 330-440 px (a letter or two off at
+#: 260-330 px, more at 200-260 px); a crop from 0.70 cut the "P" at small sizes.
+SUBTITLE_CORNER = (0.62, 0.095, 0.99, 0.165)
+
+
+def read_subtitle(engine: LineReader, band: np.ndarray) -> LineRead:
+    """The subtitle corner of a title band (``vision.ocr.title_band``) read as it is,
+    colours and all (PP-OCR reads its small italics; Tesseract mostly does not)."""
+    corner = band_box(band, SUBTITLE_CORNER)
+    return engine.read_line(corner) if corner.size else LineRead("", 0.0)
+
+
+#: Where the subtitle is searched for when ``SUBTITLE_CORNER`` does not hold it (card
+#: fractions): the title band's right half, top to bottom. A found outline a few pixels
+#: off moves the small print out of a fixed corner: tune split, whole frames, 260-440 px,
+#: 10 of 135 ties the corner left unread lay above it, below it or across its edge.
+SUBTITLE_ROW = (0.5, 0.0, 1.0, 0.2)
+#: The detector sees ``SUBTITLE_ROW`` enlarged this much: the subtitle's small
 #: print, ~12 px tall in a title band, is then past the ~8 px the detector finds lines
 #: from. Tune split, whole frames, the 200 ties the corner did not all settle: at 1.5x the
 #: search settled 9 of the 10 ties the corner left at 260-440 px and 24 of 31 at 200-260
@@ -36,11 +55,11 @@ SUBTITLE_ZOOM = 1.5
 
 
 def subtitle_lines(band: np.ndarray) -> list[np.ndarray]:
-    """The lines of text in ``band``'s ``vision.ocr.SUBTITLE_ROW`` (a title band), each cut
+    """The lines of text in ``band``'s ``SUBTITLE_ROW`` (a title band), each cut
     out as it lies there (the band is straightened already): the subtitle among them,
     wherever the outline put it, and whatever else the row prints (the card-type banner,
     the title's end). None without the detector."""
-    row = subtitle_row(band)
+    row = band_box(band, SUBTITLE_ROW)  # colours and all
     if not row.size or not text_detect.available():
         return []
     lines = []

@@ -8,10 +8,10 @@ from PIL import Image, ImageDraw, ImageFont
 
 from vision import pp_ocr, ties
 from vision.names import NameMatcher, subtitle
-from vision.ocr import SUBTITLE_CORNER, LineRead, read_subtitle, title_band
+from vision.ocr import LineRead, title_band
 from vision.recognize import Recognizer
 from vision.synthetic import FONT_DIRS, render_proxy
-from vision.ties import by_subtitle
+from vision.ties import SUBTITLE_CORNER, by_subtitle, read_subtitle
 
 needs_pp_ocr = pytest.mark.skipif(not pp_ocr.available(), reason="PP-OCR (rapidocr) is not installed")
 
