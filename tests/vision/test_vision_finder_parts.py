@@ -17,7 +17,15 @@ from vision.finding import snap
 from vision.finding.corners import right_angles
 from vision.finding.cues import blurred_lab, gradient_image
 from vision.finding.quads import crosswise, long_edges, quad_areas
-from vision.finding.select import BORDER_MARGIN, PART_AREA, SELECT_GROW, SMALL_PART, select_cards
+from vision.finding.select import (
+    BORDER_MARGIN,
+    CROSSWISE_GROW,
+    CROSSWISE_OUTLINED,
+    PART_AREA,
+    SELECT_GROW,
+    SMALL_PART,
+    select_cards,
+)
 from vision.finding.snap import _GAIN, _probe
 from vision.geometry import overlap
 from vision.memory import keep_freed_memory
@@ -47,7 +55,8 @@ def _every_pair_select(scored: list[tuple[float, np.ndarray]]) -> list[np.ndarra
         if not clash:
             kept.append(i)
         elif all(areas[i] > 1.15 * areas[k] and shared[k] > 0.85 and score > SELECT_GROW * scored[k][0]
-                 and ((areas[i] >= PART_AREA * areas[k] and crosswise(angles[i], angles[k]))
+                 and ((areas[i] >= PART_AREA * areas[k] and crosswise(angles[i], angles[k])
+                       and (score >= CROSSWISE_GROW * scored[k][0] or score >= CROSSWISE_OUTLINED))
                       or areas[i] >= SMALL_PART * areas[k] or surrounds(quad, quads[k])) for k in clash):
             kept = [k for k in kept if k not in clash]
             kept.append(i)
