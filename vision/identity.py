@@ -8,6 +8,12 @@ collector number "012/193". The number is the readable part; the name has alread
 narrowed the printings to a few, and the number picks one of them whose id ends in
 it. A number that fits none of the name's printings (misread, or a printing the
 database lacks) picks nothing: the id stays unknown, and the name is unaffected.
+
+The strip is cut where the card's frame says it is; a frame found from a card's title
+(``vision.text_finder``) or around a hand over a corner may be off by a tenth of the
+card, and the thin strip then misses the number. The number is then looked for in a
+looser window around where it should be: PP-OCR's detector finds its lines of small
+print, and the one read in the printed shape "<number>/<set's count>" is the number.
 """
 
 from __future__ import annotations
@@ -18,8 +24,10 @@ from collections.abc import Iterable
 import cv2
 import numpy as np
 
-from vision.geometry import warp_region
-from vision.ocr import LineReader
+from vision import text_detect
+from vision.geometry import warp, warp_region
+from vision.ocr import LineRead, LineReader
+from vision.pp_ocr import LINE_HEIGHT
 
 #: The bottom strip holding the regulation mark, the set badge and the collector number
 #: (card fractions x0, y0, x1, y1; SV layout: the number's digits sit at 0.94-0.97 of
@@ -43,6 +51,26 @@ SHAPED_CONFIDENCE = 0.7
 #: true outlines: PP-OCR read it on no card at 200-330 px and on 22% at 330-440 px;
 #: below, the read only cost time (no deck lists, 260-330 px: 1.4x the frame's time).
 MIN_CARD_PX = 330
+#: A card at least this share of the picture's longer side tall is a photo *of that
+#: card* (a phone's close-up: 0.6-1.2 of it; table frames: at most ~0.25, a binder page's
+#: cards ~0.3). Its number is looked for harder: from ``CLOSE_UP_MIN_PX`` tall (a photo's
+#: digits are sharper than a webcam's: tune split, cards ~320 px tall in 400 px photos,
+#: PP-OCR read "105/198" at 0.95), and, when the strip does not hold it, in the window
+#: around it (``SEARCH_BOX``): ~0.2 s more a photo, the detector's pass over the window.
+#: Tune split, photos of cards #60-89 (not looked at while tuning), no deck lists, held
+#: in a hand at 1080 / 600 / 400 px: ids 6 / 8 / 1 -> 17 / 17 / 11 of 20 / 22 / 22 named,
+#: none wrong; with deck lists 15 / 20 / 14 -> 20 / 27 / 21 of 21 / 28 / 26.
+CLOSE_UP, CLOSE_UP_MIN_PX = 0.4, 300
+#: The window the number is looked for in when the strip does not hold it (card fractions
+#: x0, y0, x1, y1): the strip with room for a frame off by ~15% of the card either way.
+SEARCH_BOX = (-0.08, 0.78, 0.6, 1.14)
+#: Card height (px) the window is straightened at: the digits come out ~18 px tall (at
+#: ~12 px the detector missed them on a tune photo), the window ~580 × 430 px.
+SEARCH_CARD_PX = 1200
+#: Where the number's middle is (card fractions), and how many of the window's lines,
+#: nearest it first, are read: the window holds other small print (weakness,
+#: illustrator, the attack's text).
+NUMBER_AT, SEARCH_READS = (0.22, 0.955), 8
 _NUMBER = re.compile(r"(?<!\d)(\d{1,3})\s*/")
 _SHAPED = re.compile(r"(?<!\d)(\d{1,3})\s*/\s*(\d{2,3})")
 
@@ -61,19 +89,53 @@ def parse_number(text: str) -> str | None:
 
 def read_number(engine: LineReader, frame: np.ndarray, quad: np.ndarray) -> str | None:
     """The collector number printed on the card at ``quad`` (upright), or None (also for
-    a card under ``MIN_CARD_PX`` tall, whose number no reader made out)."""
+    a card under ``MIN_CARD_PX`` tall, whose number no reader made out; in a close-up,
+    see ``CLOSE_UP``, under ``CLOSE_UP_MIN_PX``)."""
     left, right = np.linalg.norm(quad[3] - quad[0]), np.linalg.norm(quad[2] - quad[1])
-    if (left + right) / 2 < MIN_CARD_PX:
+    height = (left + right) / 2
+    close_up = height >= CLOSE_UP * max(frame.shape[:2])
+    if height < (CLOSE_UP_MIN_PX if close_up else MIN_CARD_PX):
         return None
-    read = engine.read_line(number_strip(frame, quad))
+    number = _number_of(engine.read_line(number_strip(frame, quad)), shaped_only=False)
+    return _searched_number(engine, frame, quad) if number is None and close_up else number
+
+
+def _number_of(read: LineRead, shaped_only: bool) -> str | None:
+    """The collector number ``read`` gives, when it is sure enough to take: a read in the
+    printed shape from ``SHAPED_CONFIDENCE``, another (unless ``shaped_only``) from
+    ``LEAST_CONFIDENCE``."""
     shaped = _SHAPED.search(read.text)
     if shaped and len(shaped.group(1)) < len(shaped.group(2)):
         # Scarlet & Violet print the number as wide as the count ("014/198"): a read
         # "14/198" lost a digit (tune split: Lucario 114/198 in a 400 px photo, read
         # surely as 14, the number of its col1 printing).
         return None
+    if shaped is None and shaped_only:
+        return None
     least = SHAPED_CONFIDENCE if shaped else LEAST_CONFIDENCE
     return parse_number(read.text) if read.confidence >= least else None
+
+
+def _searched_number(engine: LineReader, frame: np.ndarray, quad: np.ndarray) -> str | None:
+    """The collector number found by PP-OCR's detector in ``SEARCH_BOX`` of the card at
+    ``quad``: of the window's ``SEARCH_READS`` lines nearest ``NUMBER_AT``, the first read
+    in the printed shape, else None. Only a shaped read is taken: the window holds other
+    small print."""
+    if not text_detect.available():
+        return None
+    window = warp_region(frame, quad, SEARCH_BOX, SEARCH_CARD_PX, cv2.INTER_CUBIC)
+    x0, y0, x1, y1 = SEARCH_BOX
+    expected = np.float32([(NUMBER_AT[0] - x0) / (x1 - x0) * window.shape[1],
+                           (NUMBER_AT[1] - y0) / (y1 - y0) * window.shape[0]])
+    lines = [box for box in text_detect.detect(window, max(window.shape[:2]))
+             if box.length >= 2 * box.thickness]  # not a mark or a lone letter
+    lines.sort(key=lambda box: float(np.linalg.norm(box.corners.mean(axis=0) - expected)))
+    for box in lines[:SEARCH_READS]:
+        size = (max(LINE_HEIGHT, int(LINE_HEIGHT * box.length / max(1.0, box.thickness))), LINE_HEIGHT)
+        number = _number_of(engine.read_line(warp(window, box.corners, size), False), shaped_only=True)
+        if number is not None:
+            return number
+    return None
 
 
 def printing(ids: Iterable[str], number: str | None) -> str | None:

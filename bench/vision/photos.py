@@ -1,6 +1,6 @@
 """Phone photos of real cards, before and after finding cards from their text.
 
-    OMP_THREAD_LIMIT=1 nice .venv/bin/python -m bench.vision.photos [--scans N] [--split holdout|tune]
+    OMP_THREAD_LIMIT=1 nice .venv/bin/python -m bench.vision.photos [--scans N] [--offset K] [--split holdout|tune]
     OMP_THREAD_LIMIT=1 nice .venv/bin/python -m bench.vision.photos --table-frames N
 
 Two sets, read with every card name known and no deck lists (a new user's photo), the
@@ -50,13 +50,15 @@ def _outcome(names: list[str], truth: str) -> str:
     return "wrong" if names else "null"
 
 
-def scans(split: str, count: int, readers: dict[str, Recognizer]) -> None:
-    cards = evalset.scans(split)[:count]
-    print(f"real scans ({split} split, {len(cards)} cards) filling a 1344x1792 photo")
+def scans(split: str, count: int, readers: dict[str, Recognizer], offset: int = 0) -> None:
+    """The split's scans ``offset`` to ``offset + count``, each photographed as its place in
+    the split seeds it (so a scan's photos are the same whatever the offset)."""
+    cards = list(enumerate(evalset.scans(split)))[offset:offset + count]
+    print(f"real scans ({split} split, {len(cards)} cards from #{offset}) filling a 1344x1792 photo")
     tally: dict[tuple[str, str, int], Counter] = {}
     times: dict[str, list[float]] = {name: [] for name in readers}
     misses: list[str] = []
-    for k, card in enumerate(cards):
+    for k, card in cards:
         face = load_face(card.path, card.name, card.card_id)
         for framing, held in FRAMINGS.items():
             photo = filling_photo(face, seed=k, held=held)
@@ -135,6 +137,8 @@ def table_frames(split: str, count: int, matcher: NameMatcher) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--scans", type=int, default=20, help="cards of the split measured")
+    parser.add_argument("--offset", type=int, default=0,
+                        help="skip this many of the split's cards (measure on cards not tuned on)")
     parser.add_argument("--split", default="holdout", choices=("holdout", "tune"))
     parser.add_argument("--table-frames", type=int, default=0,
                         help="instead, count the text searches on this many table frames per height band")
@@ -153,13 +157,14 @@ def main() -> None:
         return
     demos(readers)
     print()
-    scans(args.split, args.scans, readers)
+    scans(args.split, args.scans, readers, args.offset)
     # With a deck list (the split's cards, as ``recognize --deck`` gives them), a name
     # printed with and without a suffix logo (Krookodile, Krookodile ex) is told apart.
     deck = [(card.name, card.card_id) for card in evalset.scans(args.split)]
     with_deck = matcher.with_deck(deck, evalset.hit_points(deck))
     print("\nthe same, with the split's cards as the deck list")
-    scans(args.split, args.scans, {"before": Recognizer(with_deck, by_text=False), "after": Recognizer(with_deck)})
+    scans(args.split, args.scans, {"before": Recognizer(with_deck, by_text=False), "after": Recognizer(with_deck)},
+          args.offset)
 
 
 if __name__ == "__main__":
