@@ -33,6 +33,9 @@ class Candidates:
     #: The HP each deck name is printed with: it settles "Lugia V" against "Lugia VSTAR",
     #: whose titles read alike (the suffix is a logo).
     hit_points: dict[str, set[int]] = field(default_factory=dict)
+    #: The Pokémon types each deck name is printed with (none for a Trainer or an Energy):
+    #: a name whose type the card's colour contradicts is not taken (``vision.type_colour``).
+    types: dict[str, set[str]] = field(default_factory=dict)
     #: False when a deck list could not be read (reported on stderr).
     ok: bool = True
     #: The card catalog the names came from, asked for one name's HP at a time.
@@ -43,7 +46,7 @@ class Candidates:
         command reads images)."""
         from vision.names import NameMatcher
 
-        return NameMatcher(self.cards, self.deck, self.hit_points)
+        return NameMatcher(self.cards, self.deck, self.hit_points, self.types)
 
     def printed_hit_points(self, name: str) -> set[int]:
         """Every HP ``name`` is printed with: when a photo's title reads as a name and its
@@ -94,6 +97,8 @@ def candidate_names(deck_files: list[str], err: TextIO) -> Candidates:
                 found.deck.append((card.name, card.id) if card else (entry.name, None))
                 if card is not None and card.hp is not None:
                     found.hit_points.setdefault(card.name, set()).add(card.hp)
+                if card is not None:
+                    found.types.setdefault(card.name, set()).update(card.types)
                 if card is not None and card.evolves_from:
                     found.evolutions.setdefault(card.evolves_from, set()).add(card.name)
     known = {name for name, _ in cards}

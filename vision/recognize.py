@@ -42,6 +42,7 @@ from vision.sleeves import card_in_sleeve, sleeve_rim
 from vision.text_finder import TextFinder, merged, unexplained
 from vision.text_finder import available as text_finder_available
 from vision.ties import may_settle, settled
+from vision.type_colour import refuted_by_colour
 
 #: Most OCR calls on one end (its likeliest line first; its other window, a fixed crop,
 #: second rows and light text follow). Six since the Trainer row's fixed crop went: the
@@ -231,7 +232,8 @@ class _End:
         as soon as it does (``vision.ties``): further reads of the title cannot part
         them, the suffix being a logo. A name only just sure is not taken when the HP
         corner contradicts it: a figure beside a Trainer's or an Energy's name, a figure
-        the Pokémon named is not printed with (``NameMatcher.refuted_by_hit_points``)."""
+        the Pokémon named is not printed with (``NameMatcher.refuted_by_hit_points``), or a
+        card body printed in another type's colour (``vision.type_colour``)."""
         if self._reads is None:
             self._reads = self._title_reads(self._engine, self._straightened())
         while not self.named and self.calls < budget:
@@ -244,6 +246,9 @@ class _End:
             self.match = settled_by_colour(matcher.add(self.match, read, hint), matcher, self._frame, self.quad)
             if matcher.hit_points_may_refute(self.match):
                 self.match = matcher.refuted_by_hit_points(self.match, self.hit_points())
+            if self.named:  # the card's body colour may say another type than the name's
+                card = self._corner.quad if self._corner is not None else self.quad
+                self.match = refuted_by_colour(self.match, matcher, self._frame, card)
             if not self.named and not self._tie_read and may_settle(matcher, self.match):
                 self._tie_read = True
                 self.match = settled(matcher, self.match, learned_or(self._engine), self._straightened(),

@@ -349,7 +349,7 @@ def measure(split: str, bands: Sequence[tuple[int, int]], conditions: Sequence[C
             band_rows = {name: rows.setdefault((band, condition.name, name), Row()) for name in readers}
             for scene, chosen in scenes(split, band, condition, seed, limit):
                 deck = deck_list(chosen, sv1, deck_rng, condition.decoys)
-                matcher = recognizers[readers[0]].matcher.with_deck(deck, evalset.hit_points(deck))
+                matcher = evalset.with_deck(recognizers[readers[0]].matcher, deck)
                 for name, rec in recognizers.items():
                     rec.matcher = matcher
                     errors = None if frame_errors is None else FrameErrors(

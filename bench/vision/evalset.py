@@ -12,18 +12,21 @@ import argparse
 import json
 import random
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 
+from vision.names import NameMatcher
 from vision.synthetic import CardFace, Scene, SceneStyle, compose, generated_mat, load_face, mat_from_frame
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 EVAL = SHARED / "vision-eval"
 CARDS = SHARED / "pokemon-tcg-data" / "cards" / "en"
+T = TypeVar("T")
 
 
 #: The card heights in pixels that figures are given by: a 1080p webcam over a playmat.
@@ -81,11 +84,17 @@ def scans(split: str | None = None) -> list[EvalCard]:
 @cache
 def _database() -> tuple[tuple[str, str, int | None], ...]:
     """(name, id, HP or None) of every card of the shared database, read once."""
+    return tuple((name, card_id, hp) for name, card_id, hp, _types in _cards())
+
+
+@cache
+def _cards() -> tuple[tuple[str, str, int | None, tuple[str, ...]], ...]:
+    """(name, id, HP or None, Pokémon types) of every card of the shared database."""
     out = []
     for f in sorted(CARDS.glob("*.json")):
         for c in json.loads(f.read_text()):
             hp = str(c.get("hp", ""))
-            out.append((c["name"], c["id"], int(hp) if hp.isdigit() else None))
+            out.append((c["name"], c["id"], int(hp) if hp.isdigit() else None, tuple(c.get("types") or ())))
     return tuple(out)
 
 
@@ -95,19 +104,40 @@ def all_names() -> list[tuple[str, str]]:
 
 
 @cache
-def _hp_by_id() -> dict[str, int]:
-    return {card_id: hp for _name, card_id, hp in _database() if hp is not None}
+def _hp_by_id() -> dict[str, tuple[int]]:
+    return {card_id: (hp,) for _name, card_id, hp in _database() if hp is not None}
+
+
+@cache
+def _types_by_id() -> dict[str, tuple[str, ...]]:
+    return {card_id: kinds for _name, card_id, _hp, kinds in _cards()}
+
+
+def _by_name(deck: Iterable[tuple[str, str | None]], facts: Mapping[str, Iterable[T]]) -> dict[str, set[T]]:
+    """The ``facts`` of each printing of ``deck`` ((name, id) pairs), gathered by name."""
+    out: dict[str, set[T]] = {}
+    for name, card_id in deck:
+        if card_id in facts:
+            out.setdefault(name, set()).update(facts[card_id])
+    return out
+
+
+def types(deck: Iterable[tuple[str, str | None]]) -> dict[str, set[str]]:
+    """The Pokémon types each name of ``deck`` ((name, id) pairs) is printed with (none for
+    a Trainer or an Energy), as the command line hands them to vision."""
+    return _by_name(deck, _types_by_id())
 
 
 def hit_points(deck: Iterable[tuple[str, str | None]]) -> dict[str, set[int]]:
     """The HP each name of ``deck`` ((name, id) pairs) is printed with, as the command
     line hands it to vision."""
-    hp = _hp_by_id()
-    out: dict[str, set[int]] = {}
-    for name, card_id in deck:
-        if card_id in hp:
-            out.setdefault(name, set()).add(hp[card_id])
-    return out
+    return _by_name(deck, _hp_by_id())
+
+
+def with_deck(matcher: NameMatcher, deck: Sequence[tuple[str, str | None]]) -> NameMatcher:
+    """``matcher`` for the deck lists ``deck`` ((name, id) pairs), with what the command
+    line hands vision of each name: its HP and its Pokémon types."""
+    return matcher.with_deck(deck, hit_points(deck), types(deck))
 
 
 #: The real mats each split is rendered on: conditions are tuned on the first three and

@@ -93,7 +93,7 @@ def measure(split: str, bands: list[tuple[int, int]], seed: int = 0,
         for scene, chosen in scenes(split, band, seed):
             extra = rng.sample(sv1, 24)
             deck = [(c.name, c.card_id) for c in chosen] + extra
-            deck_rec = Recognizer(NameMatcher(all_cards, deck, evalset.hit_points(deck)),
+            deck_rec = Recognizer(evalset.with_deck(NameMatcher(all_cards), deck),
                                   engine=engine)
             for card in scene.cards:
                 quad = portrait(card.quad)

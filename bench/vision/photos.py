@@ -123,7 +123,7 @@ def table_frames(split: str, count: int, matcher: NameMatcher) -> None:
         for scene, chosen in evalset.frames(split, count, (lo, hi), per_frame=per_frame, seed=lo,
                                             mats_of_split=True):
             deck = [(c.name, c.card_id) for c in chosen + rng.sample(pool, 24)]
-            with_deck = matcher.with_deck(deck, evalset.hit_points(deck))
+            with_deck = evalset.with_deck(matcher, deck)
             outlines.matcher = recognizer.matcher = with_deck
             searched += unexplained([r.name for r in outlines.recognize(scene.image)])
             start = time.perf_counter()
@@ -161,7 +161,7 @@ def main() -> None:
     # With a deck list (the split's cards, as ``recognize --deck`` gives them), a name
     # printed with and without a suffix logo (Krookodile, Krookodile ex) is told apart.
     deck = [(card.name, card.card_id) for card in evalset.scans(args.split)]
-    with_deck = matcher.with_deck(deck, evalset.hit_points(deck))
+    with_deck = evalset.with_deck(matcher, deck)
     print("\nthe same, with the split's cards as the deck list")
     scans(args.split, args.scans, {"before": Recognizer(with_deck, by_text=False), "after": Recognizer(with_deck)},
           args.offset)

@@ -91,7 +91,7 @@ def measure(split: str, bands: list[tuple[int, int]], seed: int = 0) -> None:
         counts = {name: Counter() for name in engines}
         for scene, chosen in scenes(split, band, seed):
             deck = [(c.name, c.card_id) for c in chosen] + rng.sample(sv1, 24)
-            matcher = NameMatcher(all_cards, deck, evalset.hit_points(deck))
+            matcher = evalset.with_deck(NameMatcher(all_cards), deck)
             for name, engine in engines.items():
                 rec = Recognizer(matcher, engine=engine)
                 for card in scene.cards:

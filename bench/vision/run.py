@@ -117,7 +117,7 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
                                             seed=lo, mats_of_split=True):
             extra = rng.sample(pool, 24)
             deck = [(c.name, c.card_id) for c in chosen + extra]
-            deck_matcher = full.with_deck(deck, evalset.hit_points(deck))
+            deck_matcher = evalset.with_deck(full, deck)
             for mode, matcher in (("deck", deck_matcher), ("none", full)):
                 # One recognizer throughout: its Tesseract engines load once, as in use.
                 rec.matcher = matcher

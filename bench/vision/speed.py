@@ -126,7 +126,7 @@ def main() -> None:
         for scene, chosen in evalset.frames(args.split, args.frames, (lo, hi), per_frame=per_frame, seed=lo + args.seed,
                                             mats_of_split=True):
             deck = [(c.name, c.card_id) for c in chosen + rng.sample(pool, 24)]
-            work.append((scene.image, full.with_deck(deck, evalset.hit_points(deck))))
+            work.append((scene.image, evalset.with_deck(full, deck)))
     rec.matcher = work[0][1]
     rec.recognize(work[0][0])  # first calls build tables and load models
     clock, cards, totals, schedules = Clock(), [], [], []

@@ -141,7 +141,7 @@ def measure(split: str, bands: list[tuple[int, int]], frames: int, most_scenes: 
             deck = [(c.name, c.card_id) for c in chosen] + rng.sample(sv1, 24)
             video = filmed(scene.image, frames, seed * 1000 + number)
             for way in WAYS:
-                recognizer = Recognizer(NameMatcher(all_cards, deck, evalset.hit_points(deck)), engine=engine)
+                recognizer = Recognizer(evalset.with_deck(NameMatcher(all_cards), deck), engine=engine)
                 tracker = Tracker(recognizer, other_reader=way == "both")
                 start = time.perf_counter()
                 follow(tracker, scene, video, tallies[way], waits[way], errors[way])
