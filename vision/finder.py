@@ -25,7 +25,9 @@ tall there), then a refinement on finer pixels:
    from the cards already found; whole cards are proposed around those it
    finds too (one may be a part of a card).
 3. *Refinement*: the winners' sides are pushed out onto a faint outer outline if one
-   lies just outside (a silver border on a grey mat), then snapped once more on a
+   lies just outside (a silver border on a grey mat), pulled in off a thin line
+   printed on the mat (a zone outline: the mat's colour comes back inside it, before
+   the card's edge; ``snap.off_printed_lines``), then snapped once more on a
    half-size (1080p) or full-size copy, probing only pixels next to the sides, on the
    outline they were pushed onto (not the border's stronger inner edge). Two refined
    quads that are the pieces of one card cut by a hand are reported as that card
