@@ -27,7 +27,7 @@ tall there), then a refinement on finer pixels:
 3. *Refinement*: the winners' sides are pushed out onto a faint outer outline if one
    lies just outside (a silver border on a grey mat), pulled in off a thin line
    printed on the mat (a zone outline: the mat's colour comes back inside it, before
-   the card's edge; ``snap.off_printed_lines``), then snapped once more on a
+   the card's edge; ``refine.off_printed_lines``), then snapped once more on a
    half-size (1080p) or full-size copy, probing only pixels next to the sides, on the
    outline they were pushed onto (not the border's stronger inner edge). Two refined
    quads that are the pieces of one card cut by a hand are reported as that card
@@ -58,9 +58,10 @@ interleaved per frame: 86.4 -> 80.2 ms process, 69.7 -> 63.2 ms the main thread)
 
 This module puts the stages together; each lives in ``vision.finding``: the rough
 candidates in ``cues`` (outlines, blobs, density) and ``corners`` (segments meeting at
-right angles), snapping and scoring in ``snap``, choosing the cards in ``select``, and
-arithmetic on many quads at once in ``quads``. What a found outline holds (a card's
-face, its back, or no card) is judged after it, by ``vision.card_judge``.
+right angles), snapping and scoring in ``snap``, choosing the cards in ``select``,
+refining their corners in ``refine``, and arithmetic on many quads at once in ``quads``.
+What a found outline holds (a card's face, its back, or no card) is judged after it, by
+``vision.card_judge``.
 """
 
 from __future__ import annotations
@@ -88,8 +89,9 @@ from vision.finding.corners import (
 )
 from vision.finding.cues import blurred_lab, edge_map, gradient_image, rough_candidates, split_blob
 from vision.finding.quads import long_side, on_frame_edge, shape_scores, side_lengths
+from vision.finding.refine import refine
 from vision.finding.select import by_table_size, completions, join_cut_cards, select_cards, table_card
-from vision.finding.snap import coarse_support, refine, snap_many, support_many
+from vision.finding.snap import coarse_support, snap_many, support_many
 from vision.geometry import CARD_ASPECT, portrait
 
 __all__ = ["Ahead", "FinderConfig", "find_cards", "fine_copy", "finish_cards"]

@@ -13,8 +13,8 @@ from vision_scenes import CLEAN, NAMES, scene
 from vision.finder import FinderConfig, find_cards
 from vision.finding.corners import CORNER_GAP, corner_quads, right_angles
 from vision.finding.quads import side_lengths
+from vision.finding.refine import refine
 from vision.finding.select import select_cards
-from vision.finding.snap import refine
 from vision.geometry import CARD_ASPECT, iou
 from vision.synthetic import Scene, SceneStyle, compose, render_proxy
 

@@ -273,7 +273,8 @@ def test_sides_points_and_their_gradient_are_as_the_plain_numpy_had_them(corners
 def test_refining_no_quads_gives_no_quads():
     """A frame where no card survived the selection: nothing to refine, and no error."""
     from vision.finding.config import FinderConfig
+    from vision.finding.refine import refine
 
     fine = np.full((120, 160, 3), 120, np.uint8)
-    assert snap.refine(fine, np.zeros((0, 4, 2), np.float32), 3.0, FinderConfig()).shape == (0, 4, 2)
+    assert refine(fine, np.zeros((0, 4, 2), np.float32), 3.0, FinderConfig()).shape == (0, 4, 2)
 

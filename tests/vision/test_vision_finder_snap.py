@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision.finding.config import FinderConfig
-from vision.finding.snap import off_printed_lines, refine
+from vision.finding.refine import off_printed_lines, refine
 from vision.geometry import iou
 
 MAT = (150, 150, 150)
