@@ -403,7 +403,7 @@ def _warm_up(engine: LineReader) -> None:
     quad = np.float32([[100, 100], [160, 100], [160, 190], [100, 190]])
     finish_and_judge(frame, quad[None], FinderConfig())
     read_card(engine, NameMatcher([("Pikachu", None)]), frame, quad * 3, (), 0.0)
-    read_number(learned_or(engine), frame, quad * 3)  # loads PP-OCR's model
+    read_number(learned_or(engine), frame, quad * 4)  # loads PP-OCR's model (a card read from 330 px)
 
 
 #: The line readers by the name ``recognize --ocr`` takes.

@@ -4,11 +4,9 @@ sv1-257 and Fighting sv1-258, both of the tune split) laid on a real mat: titled
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import cv2
 import pytest
+from shared_data import SCANS
 
 from vision.energy_type import card_colour, type_of_colour
 from vision.geometry import portrait
@@ -16,12 +14,8 @@ from vision.names import NameMatcher
 from vision.recognize import Recognizer
 from vision.synthetic import CardFace, SceneStyle, compose, load_face
 
-ROOT = Path(__file__).resolve().parents[2]
-SCANS = ROOT.parent / "shared" / "vision-eval" / "card-scans-sv1"
 pytestmark = pytest.mark.skipif(not (SCANS / "sv1-257.png").is_file() or not (SCANS / "sv1-258.png").is_file(),
                                 reason="../shared/vision-eval not present")
-if str(ROOT) not in sys.path:  # bench/ is a folder of scripts, not an installed package
-    sys.path.insert(0, str(ROOT))
 
 LIGHTNING, FIGHTING = "Basic Lightning Energy", "Basic Fighting Energy"
 DECK = [(LIGHTNING, "sv1-257"), (FIGHTING, "sv1-258"), ("Pikachu", "sv4pt5-131"), ("Nest Ball", "sv1-181"),

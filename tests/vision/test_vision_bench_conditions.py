@@ -3,25 +3,14 @@ which deck-list decoys it draws from the shared card database, and what is held 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
+from shared_data import needs_shared
 from vision_scenes import NAMES, scene
 
+from bench.vision import conditions, evalset
 from vision.recognize import CardReading
-
-ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
-if str(ROOT) not in sys.path:  # bench/ is a folder of scripts, not an installed package
-    sys.path.insert(0, str(ROOT))
-
-from bench.vision import conditions, evalset  # noqa: E402
-
-needs_shared = pytest.mark.skipif(not (SHARED / "vision-eval" / "card-scans-sv1").is_dir(),
-                                  reason="../shared/vision-eval not present")
 
 
 def _reading(card, name: str | None, shift: float = 0.0) -> CardReading:

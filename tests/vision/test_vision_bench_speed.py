@@ -3,18 +3,10 @@ what two readers make of a frame's cards."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 
 import vision.recognize as recognize
-
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # bench/ is a folder of scripts, not an installed package
-    sys.path.insert(0, str(ROOT))
-
-from bench.vision.speed import Clock, two_cores  # noqa: E402
+from bench.vision.speed import Clock, two_cores
 
 
 def test_two_readers_are_done_when_the_busier_is():

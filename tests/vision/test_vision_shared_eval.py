@@ -1,17 +1,10 @@
 """Real card scans composited onto the real playmat frames (../shared, read at run time,
 never copied). Skips cleanly when ../shared is absent."""
 
-import sys
-from pathlib import Path
-
 import pytest
+from shared_data import needs_shared
 
-ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
-pytestmark = pytest.mark.skipif(not (SHARED / "vision-eval" / "card-scans-sv1").is_dir(),
-                                reason="../shared/vision-eval not present")
-if str(ROOT) not in sys.path:  # bench/ is a folder of scripts, not an installed package
-    sys.path.insert(0, str(ROOT))
+pytestmark = needs_shared
 
 
 def test_real_scans_on_the_real_mat_never_get_a_wrong_name():

@@ -5,22 +5,16 @@ no scan's colour refutes its own name. Skips when ../shared is absent."""
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from shared_data import needs_shared
 
 from vision.names import NameMatch, NameMatcher
 from vision.type_colour import TRAINER_COLOURS, body_colour, refuted_by_colour, types_of_colour
 
-ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
-pytestmark = pytest.mark.skipif(not (SHARED / "vision-eval" / "card-scans-sv1").is_dir(),
-                                reason="../shared/vision-eval not present")
-if str(ROOT) not in sys.path:  # bench/ is a folder of scripts, not an installed package
-    sys.path.insert(0, str(ROOT))
+pytestmark = needs_shared
 
 #: Rarities printed with a flat body in the type's colour (full-art rarities are not).
 REGULAR = {"Common", "Uncommon", "Rare", "Double Rare"}
