@@ -88,3 +88,23 @@ def test_two_touching_cards_whose_outlines_overlap_are_not_joined_into_one():
     assert cut_cards([upper, lower])  # a pair by shape alone
     table = [upper, lower] + [_rect(600 + 150 * k, 300, WIDTH, HEIGHT) for k in range(3)]
     assert len(join_cut_cards(table)) == 5
+
+
+def test_cut_cards_that_agree_on_a_length_set_the_tables_size_among_lone_pieces():
+    # A hand over every card: two cards' pieces pair up, six cards left one piece each
+    # (the other lost under the hand). The lone pieces outnumber the pairs, but they are
+    # as long as a card is wide: the pairs, alike, tell the card's length.
+    pairs = [p for k in range(2) for p in _pieces(200 + 250 * k, 300, turn=5 * k)]
+    lone = [_pieces(200 + 250 * k, 700)[k % 2] for k in range(6)]
+    assert abs(table_card(pairs + lone) - HEIGHT) < 0.05 * HEIGHT
+    joined = join_cut_cards(pairs + lone)
+    assert len(joined) == 8
+    for k in range(2):
+        assert iou(joined[k], _rect(200 + 250 * k, 300, WIDTH, HEIGHT, 5 * k)) > 0.99
+
+
+def test_one_pair_among_lone_pieces_does_not_set_the_tables_size():
+    # One pair may be two touching cards: alone, it does not outweigh the others.
+    pair = _pieces(200, 300)
+    lone = [_pieces(200 + 250 * k, 700)[k % 2] for k in range(6)]
+    assert abs(table_card(pair + lone) - WIDTH) < 0.05 * WIDTH

@@ -145,7 +145,8 @@ def table_card(first: list[np.ndarray], pairs: list[tuple[int, int, float]] | No
                ) -> float | None:
     """The long side of the table's typical card: the ``TYPICAL_QUANTILE`` of a first
     selection's long sides (``first``), each pair of pieces of one cut card counted as
-    that card (``pairs``: ``cut_cards(first)``, when the caller has them); None while it
+    that card (``pairs``: ``cut_cards(first)``, when the caller has them), and never
+    shorter than the length alike pairs vouch for (``VOUCHING_PAIRS``); None while it
     has too few cards to tell."""
     if len(first) < SIZE_MIN_CARDS:
         return None
@@ -154,7 +155,32 @@ def table_card(first: list[np.ndarray], pairs: list[tuple[int, int, float]] | No
     pieces = {k for pair in pairs for k in pair}
     whole = [float(longs[k]) for k in range(len(first)) if k not in pieces]
     whole += [long for _i, _j, long in pairs]
-    return float(np.quantile(whole, TYPICAL_QUANTILE))
+    return max(float(np.quantile(whole, TYPICAL_QUANTILE)), _vouched(pairs))
+
+
+#: Pairs of pieces (see ``cut_cards``) that make cards of one length, this many at
+#: least, vouch for that length as the table's card: a hand over most cards of a
+#: table leaves more pieces than whole cards, and not every card's pieces pair up (one
+#: is lost under the hand, or lies under a neighbour), so the lone pieces outnumber the
+#: pairs and would set the table's size (0.72 of a card), and the whole cards then lose
+#: to their own pieces as too big. Two cards touching side by side make a pair too, at
+#: 1.4 times a card's length, but rarely two alike in one frame (tune split seed 0:
+#: one such pair in a frame at most, under tilt, sleeves and zone outlines). (Tune
+#: split, hands, 330-440 px, 40 cards: seed 3 reported outlines that are no card 17/43
+#: -> 13/41, found 66.7 -> 71.8%; seed 0 5/40 -> 4/40; seeds 4-5 and the other
+#: conditions as before.)
+VOUCHING_PAIRS = 2
+
+
+def _vouched(pairs: list[tuple[int, int, float]]) -> float:
+    """The card length that at least ``VOUCHING_PAIRS`` of ``pairs`` make alike (within
+    ``PIECE_LENGTHS`` of their median), or 0.0."""
+    lengths = np.array([long for _i, _j, long in pairs], np.float64)
+    if len(lengths) < VOUCHING_PAIRS:
+        return 0.0
+    middle = float(np.median(lengths))
+    alike = np.abs(lengths / middle - 1) <= PIECE_LENGTHS
+    return middle if int(alike.sum()) >= VOUCHING_PAIRS else 0.0
 
 
 #: Two pieces of one card lie side by side along their long sides, about as long as each
