@@ -25,9 +25,8 @@ import cv2
 import numpy as np
 
 from vision import text_detect
-from vision.geometry import warp, warp_region
+from vision.geometry import warp_region
 from vision.ocr import LineRead, LineReader
-from vision.pp_ocr import LINE_HEIGHT
 
 #: The bottom strip holding the regulation mark, the set badge and the collector number
 #: (card fractions x0, y0, x1, y1; SV layout: the number's digits sit at 0.94-0.97 of
@@ -131,8 +130,7 @@ def _searched_number(engine: LineReader, frame: np.ndarray, quad: np.ndarray) ->
              if box.length >= 2 * box.thickness]  # not a mark or a lone letter
     lines.sort(key=lambda box: float(np.linalg.norm(box.corners.mean(axis=0) - expected)))
     for box in lines[:SEARCH_READS]:
-        size = (max(LINE_HEIGHT, int(LINE_HEIGHT * box.length / max(1.0, box.thickness))), LINE_HEIGHT)
-        number = _number_of(engine.read_line(warp(window, box.corners, size), False), shaped_only=True)
+        number = _number_of(engine.read_line(text_detect.line_image(window, box.corners), False), shaped_only=True)
         if number is not None:
             return number
     return None

@@ -19,7 +19,8 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.pp_ocr import wheel_session
+from vision.geometry import warp
+from vision.pp_ocr import LINE_HEIGHT, wheel_session
 
 MODEL = "PP-OCRv6_det_small.onnx"
 #: A pixel is text when the network gives it at least this probability, and a line is
@@ -52,6 +53,14 @@ class TextBox:
     def thickness(self) -> float:
         return float(np.linalg.norm(self.corners[3] - self.corners[0]))
 
+
+
+def line_image(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The line inside ``corners`` (a ``TextBox``'s, reading order) straightened to the
+    recognizer's height."""
+    length = float(np.linalg.norm(corners[1] - corners[0]))
+    thickness = max(1.0, float(np.linalg.norm(corners[3] - corners[0])))
+    return warp(image, corners, (max(LINE_HEIGHT, int(LINE_HEIGHT * length / thickness)), LINE_HEIGHT))
 
 @cache
 def _session() -> object:

@@ -29,12 +29,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision import pp_ocr, text_detect
-from vision.geometry import CARD_ASPECT, card_height, overlap, warp
+from vision.geometry import CARD_ASPECT, card_height, overlap
 from vision.hit_points import single_figure
 from vision.names import NameMatch, NameMatcher, normalise
 from vision.ocr import LineRead, LineReader, clean
-from vision.pp_ocr import LINE_HEIGHT
-from vision.text_detect import TextBox, detect
+from vision.text_detect import TextBox, detect, line_image
 
 #: Where a card's top strip lies, as fractions of its width and height, from PP-OCR's
 #: boxes around the title and the HP of 23 Pokémon of the tune split (sv1 scans): the
@@ -94,14 +93,6 @@ class TextCard:
 
     quad: np.ndarray
     match: NameMatch
-
-
-def _line_image(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """The line inside ``corners`` (reading order) straightened to the recognizer's
-    height."""
-    length = float(np.linalg.norm(corners[1] - corners[0]))
-    thickness = max(1.0, float(np.linalg.norm(corners[3] - corners[0])))
-    return warp(image, corners, (max(LINE_HEIGHT, int(LINE_HEIGHT * length / thickness)), LINE_HEIGHT))
 
 
 def hit_points_mark(text: str) -> str | None:
@@ -252,10 +243,10 @@ class TextFinder:
         (``_turned_figure``); the surer read, but an HP mark first: "90" with the type
         symbol beside it read unsure, and upside down "06" sure (tune split photos:
         Medicham, Mankey)."""
-        line = _Line(box.corners, self.reader.read_line(_line_image(image, box.corners), False))
+        line = _Line(box.corners, self.reader.read_line(line_image(image, box.corners), False))
         if line.read.confidence < SURE_READ or _turned_figure(line.read.text):
             turned = np.roll(box.corners, 2, axis=0)
-            other = _Line(turned, self.reader.read_line(_line_image(image, turned), False))
+            other = _Line(turned, self.reader.read_line(line_image(image, turned), False))
             if _likelier(other.read) > _likelier(line.read):
                 return other
         return line

@@ -25,7 +25,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.energy_type import GREY_CHROMA, LIGHTNESS_WEIGHT, energy_type, from_8bit_lab
+from vision.energy_type import GREY_CHROMA, LIGHTNESS_WEIGHT, from_8bit_lab
 from vision.geometry import warp_region
 from vision.names import ACCEPT, NameMatch, NameMatcher
 
@@ -130,7 +130,7 @@ def colours_of_name(matcher: NameMatcher, name: str) -> frozenset[str] | None:
     in: its Pokémon types, or :data:`TRAINER_COLOURS` for a Trainer. None when unknown (no
     types given, an Energy, a type of no known colour such as Dragon)."""
     printed = matcher.types.get(name)
-    if printed is None or energy_type(name) is not None or name.endswith("Energy"):
+    if printed is None or name.endswith("Energy"):  # basic or special: no body colour
         return None
     if not printed:
         return TRAINER_COLOURS
