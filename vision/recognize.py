@@ -11,11 +11,12 @@ end's. A name read at either end decides the way up; without one, the layout's g
 stands unless the other end's reads came clearly closer to a name. With deck lists, a
 card neither end names whose outline holds a dark sleeve's rim (``vision.sleeves.sleeve_rim``)
 has both ends read again from the card inside the sleeve: the finder outlines the sleeve.
-Else it gets a last look past the likelier end's edge: the finder may
-have taken a line inside the card (the art box's edge) for its top and cut the title
-off. Not when a title was read clearly: then the names tie, wherever it is read from.
-Last, the learned reader reads that end's title row whole (``LEARNED_READS``): blur can
-fade a white title into its dark bar, or glue its letters, past what the line search finds.
+Else it gets a last look past the edge of the end taken as its top (the layout's guess,
+or the end whose reads came clearly closer to a name): the finder may have taken a line
+inside the card (the art box's edge) for its top and cut the title off. Not when a title
+was read clearly: then the names tie, wherever it is read from. Last, the learned reader
+reads that end's title row whole (``LEARNED_READS``): blur can fade a white title into its
+dark bar, or glue its letters, past what the line search finds.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ FIRST_LOOK = 1
 #: lean when neither end names the card (tune split: the sum picks the top better than
 #: either alone).
 SIMILARITY_WEIGHT = 0.03
-#: When neither end names the card, the likelier end's title is read from the outline
+#: When neither end names the card, its top's title (see ``_top``) is read from the outline
 #: moved this fraction of the card's height toward that end, at most ``SHIFTED_READS``
 #: reads (its two windows' lines). On the finder's outlines (12 frames per height band,
 #: deck lists), 200-260 / 260-330 / 330-440 px: tune split 99 / 110 / 68 -> 103 / 110 / 71
@@ -123,14 +124,14 @@ SLEEVED_READS = 6
 #: the same, 70 lost a card.
 CLEAR_TITLE = 85.0
 #: With deck lists, a card that no read above names (nor the look past its edge) gets
-#: the learned reader's reads (``vision.pp_ocr``) of its likelier end's title row, whole
+#: the learned reader's reads (``vision.pp_ocr``) of its top's title row, whole
 #: and deblurred (``vision.ocr.title_row_reads``), where the dark-stroke search finds no
 #: clean line: white titles on dark bars faded by blur, blurred letters glued to the rule
 #: under them. Like the look past the edge, they count only when they name the card. Tune
 #: split, ``bench.vision.run``'s frames, true outlines: 200-260 / 260-330 px 109 / 115 ->
 #: 115 / 117 of 120 / 118 cards named, no name wrong.
 LEARNED_READS = 2
-#: ... and only when the likelier end's reads came this close to a deck name
+#: ... and only when the top's reads came this close to a deck name
 #: (``NameMatch.similarity``, see ``TITLE_SEEN``): a title is there, unread. A PP-OCR read
 #: of a whole row costs ~30 ms of CPU, four Tesseract lines. Tune split, the same frames,
 #: the finder's outlines: the 7 cards these reads named came within 45-67, 12 of the 21
@@ -317,15 +318,15 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
     if sleeved is not None:
         top, match = sleeved
     elif last_looks:
-        beyond = _End(engine, frame, region_quad(likely.quad, 0.0, -TOP_SHIFT, 1.0, 1.0 - TOP_SHIFT), likely)
+        beyond = _End(engine, frame, region_quad(top.quad, 0.0, -TOP_SHIFT, 1.0, 1.0 - TOP_SHIFT), top)
         beyond.read(matcher, hint, SHIFTED_READS)
         if beyond.named:
-            top, match = likely, beyond.match
-        elif learned_reader_available() and likely.match.similarity >= LEARNED_SIMILARITY:
-            learned = _End(learned_or(engine), frame, likely.quad, likely, title_row_reads)
+            match = beyond.match
+        elif learned_reader_available() and top.match.similarity >= LEARNED_SIMILARITY:
+            learned = _End(learned_or(engine), frame, top.quad, top, title_row_reads)
             learned.read(matcher, hint, LEARNED_READS)
             if learned.named:
-                top, match = likely, learned.match
+                match = learned.match
     return identified(engine, matcher, frame, top.quad, matcher.decide(match))
 
 

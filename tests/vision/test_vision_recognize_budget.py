@@ -49,6 +49,17 @@ def test_a_title_read_poorly_still_gets_a_look_past_the_edge():
     assert engine.calls == 2
 
 
+def test_the_look_past_the_edge_is_at_the_end_taken_as_the_top():
+    # The layout barely leans; its likelier end reads nothing like a name, the other end
+    # "Pika", close to one: that end is the card's top, and the look past an edge is
+    # taken there, naming the card that way up (upside down: Confused).
+    deck = [("Pikachu", "sv4pt5-131"), ("Arven", "sv1-166")]
+    engine = Scripted("~ |", "Pika", "Pikachu")
+    reading = read_card(engine, NameMatcher(deck, deck), FRAME, QUAD, (), 0.01)
+    assert reading is not None and reading.name == "Pikachu"
+    assert reading.rotation == 180
+
+
 def test_a_sure_lean_whose_end_shows_no_title_still_looks_at_the_other_end():
     # Nothing like a name at the likelier end: the lean may be wrong (a card turned the
     # wrong way up reads as Confused), and the other end's title names the card and
