@@ -26,7 +26,7 @@ from vision.finding.select import (
     SMALL_PART,
     select_cards,
 )
-from vision.finding.snap import _GAIN, _probe
+from vision.finding.snap import PROBE_GAIN, _probe
 from vision.geometry import overlap
 from vision.memory import keep_freed_memory
 
@@ -92,7 +92,7 @@ def _eight_probes(image: np.ndarray, x: np.ndarray, y: np.ndarray, normal: np.nd
         lab = [cv2.cvtColor(cv2.remap(image, p[None, :, 0].copy(), p[None, :, 1].copy(), cv2.INTER_LINEAR,
                                       borderMode=cv2.BORDER_REPLICATE), cv2.COLOR_BGR2LAB)[0].astype(np.float32)
                for p in probes]
-        means.append((lab[0] + lab[1]) / 2 * _GAIN)
+        means.append((lab[0] + lab[1]) / 2 * PROBE_GAIN)
     across, along_g = means[0] - means[1], means[2] - means[3]
     mag = np.abs(across) + np.abs(along_g)
     ch = mag.argmax(axis=1)
@@ -230,7 +230,7 @@ def test_the_share_of_true_flags_is_their_mean(n, k, m, strided, seed):
 
 
 def _plain_side_frames(quads: np.ndarray) -> tuple[np.ndarray, ...]:
-    """``_side_frames`` as first written (``np.linalg.norm``, ``stack``, ``mean``)."""
+    """``side_frames`` as first written (``np.linalg.norm``, ``stack``, ``mean``)."""
     a, b = quads, np.roll(quads, -1, axis=1)
     d = b - a
     d = d / np.maximum(np.linalg.norm(d, axis=2, keepdims=True), 1e-3)
@@ -257,11 +257,11 @@ def test_sides_points_and_their_gradient_are_as_the_plain_numpy_had_them(corners
     # Any quads, degenerate and far off the image too: the same directions, normals,
     # pixels read and fitted lines, bit for bit.
     quads = np.float32(corners).reshape(-1, 4, 2)
-    for got, plain in zip(snap._side_frames(quads), _plain_side_frames(quads), strict=True):
+    for got, plain in zip(snap.side_frames(quads), _plain_side_frames(quads), strict=True):
         assert got.dtype == plain.dtype and np.array_equal(got, plain, equal_nan=True)
     packed = gradient_image(cv2.split(blurred_lab(_table())))
-    a, b, _d, normal = snap._side_frames(quads)
-    x, y = snap._sample_points(a, b, samples)
+    a, b, _d, normal = snap.side_frames(quads)
+    x, y = snap.sample_points(a, b, samples)
     shift = np.float32([-2, 0, 3])[None, None, :, None]
     px, py = x[:, :, None] + shift * normal[:, :, None, None, 0], y[:, :, None] + shift * normal[:, :, None, None, 1]
     assert np.array_equal(snap._gather(packed, px.copy(), py.copy()), _plain_gather(packed, px, py))

@@ -12,14 +12,14 @@ import numpy as np
 from vision.finding.config import FinderConfig
 from vision.finding.quads import NEXT, quad_areas, side_lengths
 from vision.finding.snap import (
-    _GAIN,
-    _clipped,
-    _convex,
-    _corners,
-    _sample_points,
-    _side_frames,
+    PROBE_GAIN,
+    clipped,
+    convex,
+    meeting_corners,
     probe_sides,
+    sample_points,
     share,
+    side_frames,
     snap_within,
 )
 from vision.geometry import CARD_ASPECT
@@ -97,7 +97,7 @@ INWARD = 1.0
 def _outward(quads: np.ndarray, moved: np.ndarray) -> np.ndarray:
     """Per quad and side (N, 4): how far the side of ``moved`` lies outside the same side
     of ``quads`` at its middle, in pixels."""
-    a, b, _d, normal = _side_frames(quads)
+    a, b, _d, normal = side_frames(quads)
     shift = (moved + moved.take(NEXT, axis=1)) / 2 - (a + b) / 2
     return (shift * normal).sum(axis=-1)
 
@@ -105,7 +105,7 @@ def _outward(quads: np.ndarray, moved: np.ndarray) -> np.ndarray:
 def _on_outlines(quads: np.ndarray, others: np.ndarray, tol: float) -> np.ndarray:
     """Per quad and side (N, 4): whether the side's midpoint lies inside, or within
     ``tol`` px of, one of ``others`` (the same N quads, each not tested against itself)."""
-    a, b, _d, normal = _side_frames(others)
+    a, b, _d, normal = side_frames(others)
     mid = (quads + quads.take(NEXT, axis=1)) / 2  # N,4,2
     # Distance inside each other quad: the least over its sides (convex quads).
     depth = ((a[None, None] - mid[:, :, None, None]) * normal[None, None]).sum(-1).min(axis=3)  # N,4,N
@@ -155,12 +155,12 @@ def off_printed_lines(fine: np.ndarray, quads: np.ndarray) -> np.ndarray:
     way (the mat inside a line differs only by its grain). The side moves parallel to
     itself, to the median depth where its points step away from the mat again; a side
     where too few do stays."""
-    a, b, d, normal = _side_frames(quads)
+    a, b, d, normal = side_frames(quads)
     short = side_lengths(quads)[0][:, None]  # N,1
     # First across the line alone (most sides are a card's edge: a cheap look), from
     # 2 px outside the side (the mat) to a line's width in.
     width = int(np.ceil(LINE_WIDTH * short.max())) + 2
-    base_x, base_y = _sample_points(a, b, _LINE_SAMPLES, 0.15)  # N,4,M
+    base_x, base_y = sample_points(a, b, _LINE_SAMPLES, 0.15)  # N,4,M
     apart = _apart_from_mat(fine, base_x, base_y, normal, 1, width)  # N,4,K,M,3: depth 1..width
     away = np.add.reduce(np.abs(apart), axis=-1)
     depth = np.arange(1, width + 1, dtype=np.float32)[:, None]
@@ -205,14 +205,14 @@ def off_printed_lines(fine: np.ndarray, quads: np.ndarray) -> np.ndarray:
     at = np.where(edge, every, deepest).min(axis=1) + np.float32(0.5)  # S,M
     shift = np.zeros(tested.shape, np.float32)
     shift[rows, sides] = np.where(printed, _median_where(at, found), 0)
-    moved, det = _corners(a - normal * shift[..., None], d)
+    moved, det = meeting_corners(a - normal * shift[..., None], d)
     # A quad around a card and its zone outline has the card's proportions, and keeps
     # them as it comes in. One already a little inside a card (its top on the name bar)
     # has no mat outside it and may take the bar for a line: coming in further makes it
     # squatter than a card. (Real scans on the real playmat, tune split: 4 of 5 cards so
     # moved came out worse, IoU 0.96 -> 0.90.) A zone outline lies outside every side, so
     # three sides or more coming in are taken as they are.
-    keep = (np.logical_and.reduce(np.abs(det) >= 1e-6, axis=1) & _convex(moved)
+    keep = (np.logical_and.reduce(np.abs(det) >= 1e-6, axis=1) & convex(moved)
             & ((_off_card_shape(moved) <= np.maximum(_off_card_shape(quads) + SHAPE_SLACK, CARD_SHAPED))
                | (np.add.reduce(shift > 0, axis=1) >= 3)))
     return np.where(keep[:, None, None], moved, quads)
@@ -252,8 +252,8 @@ def _apart_from_mat(fine: np.ndarray, base_x: np.ndarray, base_y: np.ndarray, no
     # The nearest pixels (a flat take: see ``_gather``): a colour, not an edge's place,
     # is measured, and ~5x faster than bilinear probes.
     h, w = fine.shape[:2]
-    at = _clipped(np.floor(ys + 0.5).astype(np.intp), h - 1) * w
-    at += _clipped(np.floor(xs + 0.5).astype(np.intp), w - 1)
+    at = clipped(np.floor(ys + 0.5).astype(np.intp), h - 1) * w
+    at += clipped(np.floor(xs + 0.5).astype(np.intp), w - 1)
     vals = fine.reshape(-1, 3).take(at.reshape(1, -1), axis=0)
     lab = cv2.cvtColor(vals, cv2.COLOR_BGR2LAB).reshape(*xs.shape, 3)
-    return (lab[:, :, 1:].astype(np.int16) - lab[:, :, :1]).astype(np.float32) * _GAIN
+    return (lab[:, :, 1:].astype(np.int16) - lab[:, :, :1]).astype(np.float32) * PROBE_GAIN

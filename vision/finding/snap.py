@@ -24,10 +24,10 @@ def _along(samples: int, end: float = 0.1) -> np.ndarray:
 def coarse_support(quads: np.ndarray, dist: np.ndarray, band: float) -> np.ndarray:
     """Per quad and side: fraction of the side within ``band`` px of an edge pixel
     (``dist`` is the distance to the nearest edge), for many quads at once."""
-    x, y = _sample_points(quads, quads.take(NEXT, axis=1), 12, 0.12)
+    x, y = sample_points(quads, quads.take(NEXT, axis=1), 12, 0.12)
     h, w = dist.shape
-    xi = _clipped(np.rint(x).astype(np.int32), w - 1)
-    yi = _clipped(np.rint(y).astype(np.int32), h - 1)
+    xi = clipped(np.rint(x).astype(np.int32), w - 1)
+    yi = clipped(np.rint(y).astype(np.int32), h - 1)
     inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
     near = (dist.reshape(-1).take(yi * w + xi) <= band) & inside  # a flat take: see _gather
     return share(near)
@@ -60,10 +60,10 @@ def _inside(pixels: np.ndarray, at: np.ndarray, top: int) -> np.ndarray:
     when every one of ``at`` lies inside (two quick reductions instead of two passes)."""
     if at.min() >= 0 and at.max() < top + 1:  # (False for a coordinate not a number)
         return pixels
-    return _clipped(pixels, top)
+    return clipped(pixels, top)
 
 
-def _clipped(values: np.ndarray, top: int) -> np.ndarray:
+def clipped(values: np.ndarray, top: int) -> np.ndarray:
     """``values`` clipped to 0..``top`` in place (``np.clip`` costs ~10 µs more a call)."""
     np.maximum(values, 0, out=values)
     return np.minimum(values, top, out=values)
@@ -73,7 +73,7 @@ def _clipped(values: np.ndarray, top: int) -> np.ndarray:
 _TURN = np.float32([-1, 1])
 
 
-def _side_frames(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def side_frames(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per quad and side: start, end, unit direction and outward unit normal.
 
     Spelled with ufuncs and their reductions rather than ``np.linalg.norm``, ``mean`` and
@@ -103,7 +103,7 @@ def _hits_many(packed: np.ndarray, a: np.ndarray, b: np.ndarray, normal: np.ndar
     A hit is a gradient of at least ``thr`` (one for all, or per quad and side as
     (N, 4)) straight across the side that is most of the gradient there: an edge running
     along the side, not one crossing it."""
-    base_x, base_y = _sample_points(a, b, samples)  # N,4,M
+    base_x, base_y = sample_points(a, b, samples)  # N,4,M
     nx, ny = normal[:, :, None, None, 0], normal[:, :, None, None, 1]
     if isinstance(thr, np.ndarray):
         thr = thr[:, :, None, None]
@@ -127,7 +127,7 @@ def _hits_of(g: np.ndarray, nx: np.ndarray, ny: np.ndarray, thr: float | np.ndar
     return across >= np.maximum(g[..., 2] * np.float32(0.6), thr)
 
 
-def _sample_points(a: np.ndarray, b: np.ndarray, samples: int, end: float = 0.1
+def sample_points(a: np.ndarray, b: np.ndarray, samples: int, end: float = 0.1
                    ) -> tuple[np.ndarray, np.ndarray]:
     """x and y (N, 4, M) of ``samples`` points along every side from ``a`` to ``b``
     (``_along``), x and y apart: a trailing axis of 2 makes every broadcast ~5× slower."""
@@ -149,8 +149,8 @@ def probe_sides(image: np.ndarray, quads: np.ndarray, reach: int, samples: int) 
     quads again without probing: the rows of some quads (``[rows]``) and the shifts up to
     a smaller reach r (``[:, :, reach - r:reach + r + 1]``) are what a probe of just those
     would measure, bit for bit (every point is probed on its own)."""
-    a, b, _d, normal = _side_frames(quads)
-    base_x, base_y = _sample_points(a, b, samples)
+    a, b, _d, normal = side_frames(quads)
+    base_x, base_y = sample_points(a, b, samples)
     return _probe_points(image, b - a, base_x, base_y, _shifts(reach), normal)
 
 
@@ -269,7 +269,7 @@ def snap_within(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: fl
     corners. ``thr`` (the edge a hit needs) and ``outer`` are one for all sides, or per
     quad and side (N, 4)."""
     n = len(quads)
-    a, b, d, normal = _side_frames(quads)
+    a, b, d, normal = side_frames(quads)
     offsets = _shifts(reach)
     hits, base_x, base_y = _hits_many(packed, a, b, normal, offsets, samples, thr, probed)
     # A slightly tilted line spreads over neighbouring offsets: take the hit within ±1.
@@ -277,7 +277,7 @@ def snap_within(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: fl
     spread[:, :, 1:] |= hits[:, :, :-1]
     spread[:, :, :-1] |= hits[:, :, 1:]
     # (Ufuncs and their reductions, not the methods and ``np.clip``,
-    # ``np.take_along_axis`` or ``np.broadcast_to``: see ``_side_frames``.)
+    # ``np.take_along_axis`` or ``np.broadcast_to``: see ``side_frames``.)
     support = share(spread)  # N,4,K
     support *= np.abs(offsets)[None, None, :] <= band.reshape(n, -1, 1) + 0.01
     best = np.maximum.reduce(support, axis=2)
@@ -285,7 +285,7 @@ def snap_within(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: fl
     strong = support >= np.minimum(0.75 * best, outer)[..., None]
     k = len(offsets) - 1 - strong[:, :, ::-1].argmax(axis=2)  # N,4
     # Per column the hit nearest row k (within ±2): the outline's points.
-    rows = _clipped(k[..., None] + _WINDOW, len(offsets) - 1)  # N,4,5
+    rows = clipped(k[..., None] + _WINDOW, len(offsets) - 1)  # N,4,5
     m = hits.shape[3]
     wh = hits.reshape(-1, m).take((rows + _first_rows(n, len(offsets))).reshape(-1), axis=0
                                   ).reshape(n, 4, len(_WINDOW), m)  # N,4,5,M
@@ -309,8 +309,8 @@ def snap_within(quads: np.ndarray, packed: np.ndarray, band: np.ndarray, thr: fl
     good_fit = (wsum >= 5) & (np.abs(np.add.reduce(dirs2 * d, axis=-1)) >= 0.97)  # within ~14° of the side
     p0 = np.where(good_fit[..., None], c2, a + normal * offsets[k][..., None])
     dd = np.where(good_fit[..., None], dirs2, d)
-    out, det = _corners(p0, dd)
-    ok = np.logical_and.reduce((best >= 0.2) & (np.abs(det) >= 1e-6), axis=1) & _convex(out)
+    out, det = meeting_corners(p0, dd)
+    ok = np.logical_and.reduce((best >= 0.2) & (np.abs(det) >= 1e-6), axis=1) & convex(out)
     return out, ok
 
 
@@ -337,7 +337,7 @@ def share(flags: np.ndarray) -> np.ndarray:
     return total / m
 
 
-def _convex(quads: np.ndarray) -> np.ndarray:
+def convex(quads: np.ndarray) -> np.ndarray:
     """Which quads are convex (all turns the same way)."""
     e = quads.take(NEXT, axis=1) - quads
     f = e.take(NEXT, axis=1)
@@ -349,14 +349,14 @@ def support_many(quads: np.ndarray, packed: np.ndarray, thr: float, samples: int
                   ) -> np.ndarray:
     """Per quad and side: the fraction of it (corners left out) lying on an edge across
     it, within ±1 px."""
-    a, b, _d, normal = _side_frames(quads)
+    a, b, _d, normal = side_frames(quads)
     hits = _hits_many(packed, a, b, normal, np.float32([-1, 0, 1]), samples, thr)[0]
     return share(hits[:, :, 0] | hits[:, :, 1] | hits[:, :, 2])
 
 
 #: Channel weights of the probed gradient (as in ``gradient_image``: colour counts more, so
 #: a silver border on a grey mat still shows where its hue differs).
-_GAIN = np.float32([1.0, 1.6, 1.6])
+PROBE_GAIN = np.float32([1.0, 1.6, 1.6])
 
 
 def _probe(image: np.ndarray, base_x: np.ndarray, base_y: np.ndarray, offsets: np.ndarray,
@@ -397,7 +397,7 @@ def _probe(image: np.ndarray, base_x: np.ndarray, base_y: np.ndarray, offsets: n
     across_sum = np.add(a_plus, a_minus, dtype=np.uint16)
     plus = np.add(d_plus[:, :, 1:], d_plus[:, :, :-1], dtype=np.uint16)
     minus = np.add(d_minus[:, :, 1:], d_minus[:, :, :-1], dtype=np.uint16)
-    scale = 0.5 * _GAIN
+    scale = 0.5 * PROBE_GAIN
     # A difference over two pixels: the scale of ``gradient_image``'s Sobel / 4.
     across_sum = across_sum.astype(np.float32) * scale
     across = across_sum[:, :, 2:] - across_sum[:, :, :-2]
@@ -413,7 +413,7 @@ def _probe(image: np.ndarray, base_x: np.ndarray, base_y: np.ndarray, offsets: n
     return np.stack([a_ * n_x + b_ * d_x, a_ * n_y + b_ * d_y, m_], axis=-1)
 
 
-def _corners(p0: np.ndarray, dd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def meeting_corners(p0: np.ndarray, dd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The corners (N, 4, 2, float32) of quads whose sides run through points ``p0``
     in directions ``dd`` (N, 4, 2 each), and the determinants of their meeting (near 0:
     two sides in line, no corner)."""
