@@ -17,6 +17,7 @@ from vision.card_judge import (
     STEEP_BUSY,
     STEEP_ENDS_STEP,
     Kind,
+    between_cards,
     judge,
     judge_all,
     looks,
@@ -183,3 +184,37 @@ def test_the_tables_card_size_is_told_by_its_bigger_cards():
     longs = np.array([300, 302, 298, 215, 210])
     assert smaller_than_the_table(longs).tolist() == [False, False, False, True, True]
     assert not smaller_than_the_table(np.array([300, 302, 298, 240, 231])).any()  # perspective
+
+
+def _column(tops: list[int], height: int = 300, x: int = 400, seed: int = 5) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Proxy cards of ``height`` px laid upright one above another at ``tops``, and their
+    outlines."""
+    frame = generated_mat((1920, 1080), seed)
+    width = round(height * 63 / 88)
+    quads = []
+    for k, top in enumerate(tops):
+        face = render_proxy(*NAMES[k], kind(NAMES[k][0]), seed=seed * 10 + k).image
+        card = cv2.resize(face, (width, height), interpolation=cv2.INTER_AREA)
+        alpha = card[..., 3:] / 255.0
+        spot = frame[top:top + height, x:x + width]
+        spot[:] = (card[..., :3] * alpha + spot * (1 - alpha)).astype(np.uint8)
+        quads.append(np.float32([[x, top], [x + width, top], [x + width, top + height], [x, top + height]]))
+    return frame, quads
+
+
+def test_an_outline_two_cards_cover_a_third_of_between_them_is_no_card():
+    # The end of one card, the mat between, the top of the next: where the mat's print
+    # edges it, such an outline is busy, edged all round and a card's size. Here a card
+    # laid over both makes one: on its own it is a card; the two it lies across, a
+    # third of it between them, make it the gap between them.
+    frame, (upper, lower, between) = _column([40, 545, 280])
+    assert judge(frame, between) is Kind.FACE
+    assert judge_all(frame, [upper, between, lower]) == [Kind.FACE, Kind.NOT_A_CARD, Kind.FACE]
+    assert between_cards([upper, between, lower]).tolist() == [False, True, False]
+
+
+def test_cards_overlapping_their_neighbours_a_little_stay_cards():
+    frame, quads = _column([40, 310, 580])  # each overlaps the next by 30 px, a tenth
+    assert judge_all(frame, quads) == [Kind.FACE] * 3
+    # One outline over a third of another is a matter for choosing outlines, not the judge.
+    assert not between_cards([quads[0], quads[0] + np.float32([0, 200])]).any()
