@@ -26,9 +26,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.card_judge import Kind, judge_all
+from vision.card_judge import Kind, judge_all, part_of_a_card
 from vision.energy_type import settled_by_colour
 from vision.finder import FinderConfig, find_cards, fine_copy, finish_cards
+from vision.finding.quads import side_lengths
 from vision.geometry import portrait, region_quad, rotation_of, turn_180
 from vision.hit_points import read_hit_points
 from vision.identity import printing, read_number
@@ -395,6 +396,18 @@ class _JudgedAhead:
         return faces, [known[q.tobytes()] if q.tobytes() in known else layout_lean(frame, q) for q in faces], backs
 
 
+def _whole_cards(frame: np.ndarray, readings: list[CardReading]) -> list[CardReading]:
+    """The ``readings`` of ``frame`` but the faces no title was read from whose outline
+    is a part of a bigger card (``vision.card_judge.part_of_a_card``: the card's upper
+    half or its picture, the rest of it under a hand), measured against the frame's
+    biggest card. Left out last: until then such an outline leaves its frame
+    unexplained, and the text finder may find its card whole."""
+    if len(readings) < 2:
+        return readings
+    biggest = float(side_lengths(np.stack([r.quad for r in readings]).astype(np.float64))[1].max())
+    return [r for r in readings if r.name is not None or r.face_down or not part_of_a_card(frame, r.quad, biggest)]
+
+
 def _warm_up(engine: LineReader) -> None:
     """The second reader's work once on a blank frame, with its engine, before it
     answers: some first calls build tables (OpenCV's Lab conversion, ~0.1 s) that would
@@ -468,15 +481,15 @@ class Recognizer:
         readings = self._outlined(frame, hint)
         faces = [r.name for r in readings if not r.face_down]
         if not self.by_text or (readings and not faces) or not unexplained(faces):
-            return readings
+            return _whole_cards(frame, readings)
         # A face-down card is explained as a named one is: there is no title on it to find.
         named = [r for r in readings if r.name is not None or r.face_down]
         unnamed = [r for r in readings if r.name is None and not r.face_down]
         found = TextFinder(self.matcher, PPOCR(), self.hit_points_of).explain(frame, [r.quad for r in unnamed], hint)
         kept, new = merged([r.quad for r in named], [r.quad for r in unnamed], found)
         keep = {id(r) for r in named} | {id(unnamed[i]) for i in kept}
-        return ([r for r in readings if id(r) in keep]
-                + [identified(self.engine, self.matcher, frame, card.quad, card.match) for card in new])
+        return _whole_cards(frame, [r for r in readings if id(r) in keep]
+                            + [identified(self.engine, self.matcher, frame, card.quad, card.match) for card in new])
 
     def _outlined(self, frame: np.ndarray, hint: tuple[str, ...]) -> list[CardReading]:
         """The cards the finder outlines, read (on two cores: see ``SECOND_READER``)."""

@@ -354,6 +354,26 @@ def support_many(quads: np.ndarray, packed: np.ndarray, thr: float, samples: int
     return share(hits[:, :, 0] | hits[:, :, 1] | hits[:, :, 2])
 
 
+def running_on(quads: np.ndarray, packed: np.ndarray, thr: float, gap: float, reach: float,
+               samples: int = 16) -> np.ndarray:
+    """Per quad and side: how far the two sides meeting it at its corners run on past it
+    as edges (the smaller share of the two, 0..1), measured along their lines from
+    ``gap`` to ``gap + reach`` of their length beyond the corners, within ±1 px, on the
+    gradient image ``packed``. A card's sides end at its corners; a part of a card (its
+    upper half, its picture) is edged by the card's own sides, which run on past it."""
+    a, b, d, normal = side_frames(quads)
+    length = np.sqrt(np.add.reduce((b - a) ** 2, axis=2, keepdims=True))
+    offsets = np.float32([-1, 0, 1])
+    past_end = _hits_many(packed, b + d * length * gap, b + d * length * (gap + reach), normal,
+                          offsets, samples, thr)[0]
+    before_start = _hits_many(packed, a - d * length * (gap + reach), a - d * length * gap, normal,
+                              offsets, samples, thr)[0]
+    # Side s runs from corner s to corner s + 1: side s - 1 ends at the first, side s + 1
+    # starts at the second.
+    return np.minimum(share(past_end.any(axis=2)).take(PREV, axis=1),
+                      share(before_start.any(axis=2)).take(NEXT, axis=1))
+
+
 #: Channel weights of the probed gradient (as in ``gradient_image``: colour counts more, so
 #: a silver border on a grey mat still shows where its hue differs).
 PROBE_GAIN = np.float32([1.0, 1.6, 1.6])
