@@ -36,9 +36,9 @@ Last, two judgements of an outline among the others:
   them is the gap between those cards (the end of one, the mat, the end of the next).
 
 And one judgement of an outline no title was read from (``part_of_a_card``): a card's
-sides end at its corners, so an outline whose two sides run on as edges past one of its
-ends is a part of a bigger card (its upper half or its picture, the rest under a hand),
-not a card to report.
+sides end at its corners, so an outline smaller than the frame's biggest card whose two
+sides run on as edges past one of its ends is a part of a bigger card (its upper half or
+its picture, the rest under a hand), not a card to report.
 
 A face-down card (a Prize, the deck) is thus a card to count but not one to read. The
 thresholds were set on the tune split's scans on mats table1-3 and our proxies on
@@ -241,9 +241,10 @@ def part_of_a_card(frame: np.ndarray, quad: np.ndarray, biggest: float) -> bool:
     biggest card being ``biggest`` px long (see ``PART_SIZE``, ``RUN_ON``). Only the
     outline's surroundings are measured, on a halved copy of them."""
     quad = np.asarray(quad, np.float32)
-    if float(side_lengths(quad[None])[1][0]) >= PART_SIZE * biggest:
+    long = float(side_lengths(quad[None])[1][0])
+    if long >= PART_SIZE * biggest:
         return False
-    margin = (RUN_ON_GAP + RUN_ON_REACH) * float(side_lengths(quad[None])[1][0]) + 4
+    margin = (RUN_ON_GAP + RUN_ON_REACH) * long + 4  # the sides' continuations, and the blur's
     h, w = frame.shape[:2]
     x0, y0 = (max(0, int(v - margin)) for v in quad.min(axis=0))
     x1, y1 = min(w, int(quad[:, 0].max() + margin) + 1), min(h, int(quad[:, 1].max() + margin) + 1)

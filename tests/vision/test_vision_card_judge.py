@@ -221,19 +221,25 @@ def test_cards_overlapping_their_neighbours_a_little_stay_cards():
     assert not between_cards([quads[0], quads[0] + np.float32([0, 200])]).any()
 
 
+def _upper_part(card: np.ndarray) -> np.ndarray:
+    """The outline of the upper 0.6 of an upright ``card`` (its title and picture)."""
+    upper = card.copy()
+    upper[2:, 1] = card[0, 1] + 0.6 * (card[2, 1] - card[0, 1])
+    return upper
+
+
 def test_an_outline_whose_sides_run_on_past_its_end_is_a_part_of_a_card():
     # The upper part of a card (title and picture, the rest under a hand): its sides are
     # the card's, and they run on past its lower end; a whole card's end at its corners.
     # Its long side is the card's width, 215 px of the card's 300.
     frame, (card,) = _column([300])
-    upper = card.copy()
-    upper[2:, 1] = 300 + 0.6 * 300
+    upper = _upper_part(card)
     assert part_of_a_card(frame, upper, biggest=300)
     assert not part_of_a_card(frame, card, biggest=300)
     # A card alone on the mat is no part of one, however it lies.
     assert not part_of_a_card(frame, card[[1, 2, 3, 0]], biggest=300)
-    # Nor is an outline as big as the frame's biggest card (cards touching end to end
-    # run on into one another).
+    # Nor is an outline nearly as long as the frame's biggest card (cards touching end
+    # to end run on into one another).
     assert not part_of_a_card(frame, upper, biggest=260)
 
 
@@ -241,8 +247,7 @@ def test_a_part_of_a_card_is_reported_only_when_its_title_was_read():
     # Cards touching end to end, or laid on a zone line, have sides that run on too: an
     # outline whose title names its card stays a card.
     frame, (card,) = _column([300])
-    upper = card.copy()
-    upper[2:, 1] = 300 + 0.6 * 300
+    upper = _upper_part(card)
     unread = CardReading(upper, 0, None, None, 0.0)
     named = CardReading(upper, 0, NAMES[0][0], NAMES[0][1], 0.9)
     whole = CardReading(card, 0, None, None, 0.0)
