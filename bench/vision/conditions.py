@@ -19,6 +19,9 @@ For each band, condition and reader (Tesseract, PP-OCR: ``recognize --ocr``) it 
   named right, wrong, way up right among those found, and what it reported that is not a
   card (no card under it with IoU >= 0.6), as a share of all it reported.
 
+Last, each reader's totals over every band and condition (``totals``): what a change moved
+in all, where single cells move by a card or two.
+
 With ``--frame-errors`` it lists every card a whole frame did not name right, with where
 it was lost (``frame_loss``) and its best IoU, tallies the causes per row, and saves a
 crop of each (the card with what was found drawn on it) under DIR (``/tmp`` unless told;
@@ -362,6 +365,7 @@ def measure(split: str, bands: Sequence[tuple[int, int]], conditions: Sequence[C
         print("  time over " + readers[0] + ": " + ", ".join(
             f"{name} {spent[name] / max(1e-9, spent[readers[0]]):.2f}x" for name in readers[1:]))
     _print_misreads(rows, conditions, readers, show_errors)
+    _print_totals(rows, readers, whole_frames)
     return rows
 
 
@@ -380,6 +384,29 @@ def _print_misreads(rows: dict[tuple, Row], conditions: Sequence[Condition], rea
             wrong = misread.most_common(None if show_all else 4)
             print(f"    {condition.name:>13} {name:>9}: wrong {', '.join(f'{k} x{v}' for k, v in wrong) or 'none'}; "
                   f"unsure {', '.join(f'{k} x{v}' for k, v in unsure.most_common(None if show_all else 4)) or 'none'}")
+
+
+def totals(rows: dict[tuple, Row], reader: str) -> tuple[Counter, Counter]:
+    """``reader``'s tallies summed over every band and condition of ``rows``: from true
+    outlines, and from whole frames (what a change moved in all, where a cell moves by a
+    card or two)."""
+    outlines, frames = Counter(), Counter()
+    for (_band, _condition, name), row in rows.items():
+        if name == reader:
+            outlines += row.outlines
+            frames += row.frames
+    return outlines, frames
+
+
+def _print_totals(rows: dict[tuple, Row], readers: Sequence[str], whole_frames: bool) -> None:
+    print("  in all (every band and condition): true outlines named / wrong"
+          + ("; whole frames found / named / wrong / reported that are no card" if whole_frames else ""))
+    for name in readers:
+        o, f = totals(rows, name)
+        line = f"    {name:>9}: {o['right']} / {o['wrong']} of {o['cards']}"
+        if whole_frames:
+            line += f"; {f['found']} / {f['right']} / {f['wrong']} / {f['non_cards']} of {f['reported']}"
+        print(line)
 
 
 def main() -> None:

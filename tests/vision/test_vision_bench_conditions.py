@@ -3,6 +3,8 @@ which deck-list decoys it draws from the shared card database, and what is held 
 
 from __future__ import annotations
 
+from collections import Counter
+
 import cv2
 import numpy as np
 import pytest
@@ -29,6 +31,16 @@ def test_a_frame_is_scored_by_what_a_user_would_see():
     score = conditions.score_frame(readings, cards)
     assert (score["cards"], score["found"], score["right"], score["wrong"]) == (4, 3, 1, 1)
     assert (score["reported"], score["non_cards"], score["rot"]) == (4, 1, 3)
+
+
+def test_the_totals_sum_one_readers_cells():
+    rows = {
+        ((200, 260), "plain", "tesseract"): conditions.Row(Counter(cards=8, right=7, null=1), Counter(right=6)),
+        ((330, 440), "glare", "tesseract"): conditions.Row(Counter(cards=6, right=4, wrong=1), Counter(right=3)),
+        ((200, 260), "plain", "pp-ocr"): conditions.Row(Counter(cards=8, right=8), Counter(right=8)),
+    }
+    outlines, frames = conditions.totals(rows, "tesseract")
+    assert (outlines["cards"], outlines["right"], outlines["wrong"], frames["right"]) == (14, 11, 1, 9)
 
 
 def test_an_outline_read_as_nothing_is_not_sure_and_not_turned_right():
