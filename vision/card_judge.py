@@ -202,21 +202,11 @@ def between_cards(quads: list[np.ndarray]) -> np.ndarray:
     (``BETWEEN_COVERED``)."""
     quads = [np.asarray(q, np.float32) for q in quads]
     out = np.zeros(len(quads), bool)
-    boxes = [cv2.boundingRect(q) for q in quads]
     for i, quad in enumerate(quads):
-        covered, coverers = 0.0, 0
-        for k, other in enumerate(quads):
-            if k == i or not _boxes_meet(boxes[i], boxes[k]):
-                continue
-            shared, _ = cv2.intersectConvexConvex(quad, other)
-            if shared > 0:
-                covered, coverers = covered + shared, coverers + 1
-        out[i] = coverers >= 2 and covered >= BETWEEN_COVERED * abs(cv2.contourArea(quad))
+        shared = [cv2.intersectConvexConvex(quad, other)[0] for k, other in enumerate(quads) if k != i]
+        covering = [area for area in shared if area > 0]
+        out[i] = len(covering) >= 2 and sum(covering) >= BETWEEN_COVERED * abs(cv2.contourArea(quad))
     return out
-
-
-def _boxes_meet(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
 #: An outline is a part of a card when it is smaller than the frame's biggest card (its
