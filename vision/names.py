@@ -117,6 +117,9 @@ class _Pool:
         self.names = list(ids)
         self.keys = [normalise(n) for n in self.names]
         self.bases = [base_name(n) for n in self.names]
+        self.spelled: dict[str, list[str]] = defaultdict(list)
+        for name, key in zip(self.names, self.keys, strict=True):
+            self.spelled[key].append(name)
 
     def top(self, text: str, limit: int = 6) -> list[tuple[int, float]]:
         """(index, score) of the best names, scores 0..100."""
@@ -436,6 +439,12 @@ class NameMatcher:
         new = self._match_deck(read, hint_set) if self.deck else self._match_all(read, hint_set)
         top = new if _rank(new) > _rank(best) else best
         return replace(top, similarity=max(best.similarity, new.similarity))
+
+    def spelled(self, text: str) -> list[str]:
+        """The names (of the deck lists when given, else of every card) that ``text``
+        spells exactly, but for case, accents and punctuation."""
+        pool = self.deck if self.deck is not None else self.all
+        return list(pool.spelled.get(normalise(text), ()))
 
     def hit_points_may_tell(self, match: NameMatch) -> bool:
         """Whether an HP read could settle ``match``: its title was read well, but deck

@@ -11,12 +11,16 @@ same strip its HP ("HP 120"). Where the two are found together, the card is foun
 - the larger lines are read (``vision.pp_ocr``), either way up, and matched to a card
   name (``vision.names``); a name with an HP mark ending its strip is a title;
 - the card's frame follows from the strip by the card's printed geometry: the title
-  begins ``TITLE_LEFT`` of the card's width in from its left edge, the HP ends
-  ``HP_RIGHT`` of it, and the strip's middle lies ``TITLE_MIDDLE`` of the height down.
+  begins ``POKEMON_STRIP.left`` of the card's width in from its left edge, the HP ends
+  ``POKEMON_STRIP.right`` of it, and the strip's middle lies ``POKEMON_STRIP.middle`` of
+  the height down.
   The width is the strip's span over the share of the width it takes, the height
   follows from the card's shape (63 × 88 mm).
 
-Trainers and Energy print no HP, so only Pokémon are found this way: a name alone, with
+Trainers and special Energy print no HP. What confirms their title is the header word
+above it ("TRAINER", "ENERGY", in large italics at the strip's right end): their name
+begins ``TRAINER_STRIP.left`` of the width in, below the header, whose right end lies
+``TRAINER_STRIP.right`` of the width in (``_header_frame``). A name with neither mark,
 nothing to confirm it is a title, may be any line that mentions a card.
 """
 
@@ -27,6 +31,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from rapidfuzz import fuzz
 
 from vision import pp_ocr, text_detect
 from vision.geometry import CARD_ASPECT, card_height, overlap
@@ -35,13 +40,41 @@ from vision.names import NameMatch, NameMatcher, normalise
 from vision.ocr import LineRead, LineReader, clean
 from vision.text_detect import TextBox, detect, line_image
 
-#: Where a card's top strip lies, as fractions of its width and height, from PP-OCR's
-#: boxes around the title and the HP of 23 Pokémon of the tune split (sv1 scans): the
-#: title's box begins at 0.182 ± 0.003 of the width, the HP's box ends at 0.889 ± 0.022
-#: (0.96 when the type symbol joins the box), and their middle is 0.059 ± 0.001 of the
-#: height down. Older layouts differ by a few percent: the frame is then that much off,
-#: and the name is still right.
-TITLE_LEFT, HP_RIGHT, TITLE_MIDDLE = 0.182, 0.889, 0.059
+
+@dataclass(frozen=True)
+class Strip:
+    """Where a card's title lies, as fractions of the card's width and height: its box
+    begins ``left`` of the width in, the mark that confirms it (the HP, the header word)
+    ends ``right`` of the width in, and the title's middle lies ``middle`` of the height
+    down."""
+
+    left: float
+    right: float
+    middle: float
+
+
+#: A Pokémon's top strip, from PP-OCR's boxes around the title and the HP of 23 Pokémon of
+#: the tune split (sv1 scans): the title's box begins at 0.182 ± 0.003 of the width, the
+#: HP's box ends at 0.889 ± 0.022 (0.96 when the type symbol joins the box), and their
+#: middle is 0.059 ± 0.001 of the height down. Older layouts differ by a few percent:
+#: the frame is then that much off, and the name is still right.
+POKEMON_STRIP = Strip(0.182, 0.889, 0.059)
+#: A Trainer's name and header, from PP-OCR's boxes on the 19 Trainers of the tune split:
+#: the name's box begins at 0.052 ± 0.005 of the width, its middle 0.100 ± 0.003 of the
+#: height down; "TRAINER" ends at 0.951 ± 0.001 (a special Energy's "ENERGY" at 0.927),
+#: begins at 0.630 and lies with its middle at 0.045 ± 0.001 of the height down, 0.68 ±
+#: 0.1 times as thick as the name.
+TRAINER_STRIP = Strip(0.052, 0.951, 0.100)
+#: How far the header word's middle lies above the name's (a fraction of the card's
+#: height, give or take ``RISE_SLACK``), where it begins (a fraction of the width, give
+#: or take ``BEGINS_SLACK``: its font differs from one series to another), and how thick
+#: it is against the name.
+HEADER_RISE, RISE_SLACK, HEADER_LEFT, BEGINS_SLACK, HEADER_SIZE = 0.055, 0.03, 0.630, 0.12, (0.4, 1.2)
+#: A header word's box is this many times as long as it is thick (tune split: 5.3 for
+#: "ENERGY", 6 for "TRAINER"); a line of rules text is far longer.
+HEADER_SHAPE = (3.0, 10.0)
+#: The header words, and how closely (0-100) a read must spell one.
+HEADER_WORDS, HEADER_SCORE = ("trainer", "energy"), 75.0
 #: A title box's thickness is 0.053 ± 0.005 of the card's height: a pairing of a name
 #: and a number whose frame makes it thinner or thicker than this range is no title
 #: strip (a name in one card's text and a damage figure of another).
@@ -155,6 +188,19 @@ def _within_reach(gap: float, thickness: float) -> bool:
     return -thickness <= gap <= HP_GAP * thickness
 
 
+def _heads(header: TextBox, name: TextBox) -> bool:
+    """Whether ``header`` lies above or below ``name`` where a Trainer's header word would
+    lie over its name, either way up (the boxes are not read yet)."""
+    thickness = name.thickness
+    if not HEADER_SIZE[0] <= header.thickness / thickness <= HEADER_SIZE[1] or not (
+            HEADER_SHAPE[0] <= header.length / max(1e-6, header.thickness) <= HEADER_SHAPE[1]):
+        return False
+    along = (name.corners[1] - name.corners[0]) / max(1e-6, name.length)
+    offset = header.corners.mean(axis=0) - name.corners.mean(axis=0)
+    across = abs(float(along[0] * offset[1] - along[1] * offset[0]))
+    return 0.4 * thickness <= across <= 2.5 * thickness and abs(float(np.dot(offset, along))) <= 16 * thickness
+
+
 def _paired(a: TextBox, b: TextBox) -> bool:
     """Whether ``b`` lies on ``a``'s strip where a title's HP would, either way up (the
     boxes are not read yet)."""
@@ -172,7 +218,8 @@ def _worth_reading(boxes: Sequence[TextBox]) -> list[TextBox]:
     for i, box in enumerate(boxes):
         near = np.linalg.norm(centres - centres[i], axis=1) < NEIGHBOURHOOD * thick[i]
         if not np.any(thick[near] > THICKER * thick[i]) or any(
-                _paired(box, other) or _paired(other, box) for j, other in enumerate(boxes) if j != i):
+                _paired(box, other) or _paired(other, box) or _heads(box, other)
+                for j, other in enumerate(boxes) if j != i):
             kept.append(box)
     return sorted(kept, key=lambda b: -b.thickness)[:MOST_LINES]
 
@@ -187,10 +234,11 @@ class _Line:
         return _thickness(self.corners)
 
 
-def card_frame(title: np.ndarray, strip_end: np.ndarray) -> np.ndarray | None:
+def card_frame(title: np.ndarray, strip_end: np.ndarray, strip: Strip = POKEMON_STRIP) -> np.ndarray | None:
     """The card whose title's box is ``title`` (corners in reading order) and whose top
-    strip ends (the HP box's right end) at the point ``strip_end``, in printed order;
-    None when the strip's thickness does not fit a card of that width."""
+    strip ends (the HP box's right end, or a Trainer's header's) at the point
+    ``strip_end``, in printed order; None when the title's thickness does not fit a card
+    of that width."""
     along = title[1] - title[0]
     along = along / np.linalg.norm(along)
     down = np.array([-along[1], along[0]], dtype=np.float32)  # a right angle clockwise
@@ -198,12 +246,12 @@ def card_frame(title: np.ndarray, strip_end: np.ndarray) -> np.ndarray | None:
     span = float(np.dot(strip_end - start, along))
     if span <= 0:
         return None
-    width = span / (HP_RIGHT - TITLE_LEFT)
+    width = span / (strip.right - strip.left)
     height = width / CARD_ASPECT
     thickness = _thickness(title)
     if not TITLE_THICKNESS[0] <= thickness / height <= TITLE_THICKNESS[1]:
         return None
-    origin = start - along * TITLE_LEFT * width - down * TITLE_MIDDLE * height
+    origin = start - along * strip.left * width - down * strip.middle * height
     return np.float32([origin, origin + along * width, origin + along * width + down * height,
                        origin + down * height])
 
@@ -228,8 +276,40 @@ def _strip_end(title: _Line, marks: Iterable[_Line]) -> tuple[np.ndarray, str] |
     return best
 
 
+def is_header(text: str) -> bool:
+    """Whether ``text`` is a Trainer's or a special Energy's header word."""
+    word = normalise(text).replace(" ", "")
+    return any(fuzz.ratio(word, header) >= HEADER_SCORE for header in HEADER_WORDS)
+
+
+def _header_frame(title: _Line, headers: Iterable[_Line]) -> np.ndarray | None:
+    """The Trainer's card whose name is ``title``, from the header word over it: the
+    frame its name and the header's right end give (``card_frame``), where the header lies
+    on it as on a Trainer (``HEADER_LEFT``, ``HEADER_RISE``); None without one."""
+    along = (title.corners[1] - title.corners[0]) / max(1e-6, _length(title.corners))
+    start = (title.corners[0] + title.corners[3]) / 2
+    best, best_miss = None, RISE_SLACK
+    for header in headers:
+        if not HEADER_SIZE[0] <= header.thickness / title.thickness <= HEADER_SIZE[1]:
+            continue
+        header_along = (header.corners[1] - header.corners[0]) / max(1e-6, _length(header.corners))
+        if float(np.dot(along, header_along)) < 0.95:  # not the same way up
+            continue
+        frame = card_frame(title.corners, (header.corners[1] + header.corners[2]) / 2, TRAINER_STRIP)
+        if frame is None:
+            continue
+        width, height = _length(frame), _thickness(frame)
+        down = (frame[3] - frame[0]) / height
+        begins = float(np.dot((header.corners[0] + header.corners[3]) / 2 - start, along)) / width
+        rise = float(np.dot(title.corners.mean(axis=0) - header.corners.mean(axis=0), down)) / height
+        miss = abs(rise - HEADER_RISE)
+        if miss < best_miss and abs(begins - (HEADER_LEFT - TRAINER_STRIP.left)) <= BEGINS_SLACK:
+            best, best_miss = frame, miss
+    return best
+
+
 class TextFinder:
-    """Finds the Pokémon of a picture from their titles (see the module's doc)."""
+    """Finds the cards of a picture from their titles (see the module's doc)."""
 
     def __init__(self, matcher: NameMatcher, reader: LineReader,
                  hit_points_of: Callable[[str], Collection[int]] | None = None) -> None:
@@ -291,19 +371,47 @@ class TextFinder:
         boxes = _worth_reading(detect(image, long_side) if long_side else detect(image))
         lines = [self._read(image, box) for box in boxes]
         marks = [line for line in lines if hit_points_mark(line.read.text)]
-        cards: list[TextCard] = []
-        for line in lines:
-            if len(clean(line.read.text)) < 2:
-                continue
-            strip = _strip_end(line, marks)
-            if strip is None:
-                continue
+        headers = [line for line in lines if is_header(line.read.text)]
+        cards = [card for line in lines if len(clean(line.read.text)) >= 2 and not is_header(line.read.text)
+                 and (card := self._titled(line, marks, headers, hint)) is not None]
+        return _distinct(cards)
+
+    def _titled(self, line: _Line, marks: Sequence[_Line], headers: Sequence[_Line],
+                hint: tuple[str, ...]) -> TextCard | None:
+        """The card whose title ``line`` is, when something confirms it is a title: an HP
+        mark ending its strip (a Pokémon), or a header word over it (a Trainer, whose name
+        then must print no HP). None when nothing does, or it names no card."""
+        strip = _strip_end(line, marks)
+        if strip is not None:
             end, mark_text = strip
             match = self._name(line, hit_points_mark(mark_text), hint)
             quad = card_frame(line.corners, end) if match.name is not None else None
-            if quad is not None:
-                cards.append(TextCard(quad, match))
-        return _distinct(cards)
+        else:
+            quad = _header_frame(line, headers)
+            if quad is None:
+                return None
+            match = self._name(line, None, hint)
+            if match.name is None:
+                match = self._spelled_out(line.read)
+            if match.name is not None and self._prints_hit_points(match.name):
+                return None  # a Pokémon's name under a Trainer's header: a line of its text
+        return TextCard(quad, match) if quad is not None and match.name is not None else None
+
+    def _spelled_out(self, read: LineRead) -> NameMatch:
+        """A Trainer's name that a sure read under its header spells exactly, however
+        short. The matcher trusts no read of three or four letters against every name
+        (they fit some name by chance); a title confirmed by its header, read surely,
+        that spells one Trainer's name exactly ("Jacq", "Iono") is that name."""
+        names = [name for name in self.matcher.spelled(clean(read.text)) if not self._prints_hit_points(name)]
+        if read.confidence < SURE_READ or len(names) != 1:
+            return NameMatch(None, None, 0.0)
+        printings = self.matcher.printings(names[0])
+        return NameMatch(names[0], printings[0] if len(printings) == 1 else None, read.confidence, read.text, 100.0)
+
+    def _prints_hit_points(self, name: str) -> bool:
+        """Whether ``name`` is a Pokémon's, as far as the deck lists or the card database
+        say (a Trainer's or an Energy's prints no HP)."""
+        return name in self.matcher.hit_points or bool(self.hit_points_of and self.hit_points_of(name))
 
     def explain(self, frame: np.ndarray, unnamed: Sequence[np.ndarray], hint: tuple[str, ...] = ()
                 ) -> list[TextCard]:

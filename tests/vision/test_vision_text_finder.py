@@ -12,7 +12,7 @@ from importlib import resources
 import cv2
 import numpy as np
 import pytest
-from vision_scenes import CLEAN, NAMES, kind
+from vision_scenes import CLEAN, NAMES, TRAINERS, kind
 
 from vision import text_detect, text_finder
 from vision.geometry import CARD_ASPECT, card_height, rotation_of
@@ -21,7 +21,7 @@ from vision.ocr import Glyph, LineRead
 from vision.recognize import Recognizer
 from vision.synthetic import compose, generated_mat, render_proxy
 from vision.synthetic_photos import binder_page, filling_photo, scaled
-from vision.text_finder import card_frame, hit_points_mark, merged, unexplained
+from vision.text_finder import card_frame, hit_points_mark, is_header, merged, unexplained
 
 pytestmark = pytest.mark.skipif(not text_finder.available(), reason="rapidocr/onnxruntime not installed")
 
@@ -117,6 +117,89 @@ def test_the_card_frame_follows_from_its_title_strip(turn):
     assert rotation_of(frame) == turn
     # A strip as thick as a fifth of the card is no title's.
     assert card_frame(place(title * np.float32([1, 3])), place(end)) is None
+
+
+def _trainer_top(w: float) -> tuple[np.ndarray, np.ndarray]:
+    """The name box and the "TRAINER" header box of a Trainer ``w`` px wide at (0, 0),
+    laid out as on a Scarlet & Violet card."""
+    h = w / CARD_ASPECT
+    name = np.float32([[0.052 * w, 0.072 * h], [0.3 * w, 0.072 * h], [0.3 * w, 0.128 * h],
+                       [0.052 * w, 0.128 * h]])
+    header = np.float32([[0.63 * w, 0.026 * h], [0.951 * w, 0.026 * h], [0.951 * w, 0.064 * h],
+                         [0.63 * w, 0.064 * h]])
+    return name, header
+
+
+def _line(corners: np.ndarray, text: str, confidence: float = 0.99) -> text_finder._Line:
+    return text_finder._Line(corners, LineRead(text, confidence, Glyph.of_text(text)))
+
+
+@pytest.mark.parametrize("turn", [0, 90, 180, 270])
+def test_a_trainers_frame_follows_from_its_name_and_the_header_over_it(turn):
+    w = 400.0
+    name, header = _trainer_top(w)
+    card = np.float32([[0, 0], [w, 0], [w, w / CARD_ASPECT], [0, w / CARD_ASPECT]])
+    a = np.radians(turn)
+    rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+
+    def place(p):
+        return p @ rot.T + np.float32([700, 650])
+
+    frame = text_finder._header_frame(_line(place(name), "Jacq"), [_line(place(header), "TRAINER")])
+    assert frame is not None
+    assert np.abs(frame - place(card)).max() < 1.0
+    assert rotation_of(frame) == turn
+    # A header beside the name, or under it, or ending short of the card's edge, is no
+    # Trainer's header.
+    assert text_finder._header_frame(_line(place(name), "Jacq"), [_line(place(header + [0, 45]), "TRAINER")]) is None
+    assert text_finder._header_frame(_line(place(name), "Jacq"), [_line(place(header + [0, 70]), "TRAINER")]) is None
+    shorter = header.copy()
+    shorter[[0, 3], 0] = 0.35 * w  # a header begun right after the name
+    assert text_finder._header_frame(_line(place(name), "Jacq"), [_line(place(shorter), "TRAINER")]) is None
+
+
+def test_the_header_words_are_read_loosely():
+    assert is_header("TRAINER") and is_header("TRAlNER") and is_header("ENERGY") and is_header("Trainer.")
+    assert not is_header("Energy Switch") and not is_header("Rare Candy") and not is_header("Supporter")
+
+
+def test_under_a_trainers_header_only_a_name_that_prints_no_hp_is_a_title():
+    cards = [("Jacq", "sv1-175"), ("Pikachu", "sv4pt5-131"), ("Rare Candy", "sv1-191"), ("Iono", "pal-185"),
+             ("Iono", "pal-254"), ("Mew", "sv3pt5-151"), ("Ekans", "sv3pt5-23"), ("Ekans", "xy-1")]
+    printed = {"Pikachu": {60}, "Mew": {60}}
+    finder = text_finder.TextFinder(NameMatcher(cards), None, lambda name: printed.get(name, set()))
+    name, header = _trainer_top(400.0)
+
+    def titled(text: str, confidence: float = 0.99) -> str | None:
+        card = finder._titled(_line(name, text, confidence), [], [_line(header, "TRAINER")], ())
+        return card and card.match.name
+
+    assert titled("Rare Candy") == "Rare Candy"
+    assert titled("Pikachu") is None  # a Pokémon's name: a line of the card's text
+    # Four letters fit some name by chance, but read surely as one Trainer's name under its
+    # header they name it; read unsure, or spelling a Pokémon's, they do not.
+    assert titled("Jacq") == "Jacq"
+    assert titled("Iono") == "Iono"  # two printings: the name without an id
+    assert titled("Jacq", 0.6) is None
+    assert titled("Mew") is None
+    assert titled("Jacq") and finder._titled(_line(name, "Jacq"), [], [], ()) is None  # no header: no title
+
+
+@pytest.mark.parametrize("height", [1080, 400])
+@pytest.mark.parametrize("held", [False, True], ids=["edges cut off", "held in a hand"])
+@pytest.mark.parametrize("name", ["Rare Candy", "Jacq"])
+def test_a_trainer_filling_a_phone_photo_is_named_from_its_name_and_header(held, height, name):
+    cards = [*NAMES, ("Jacq", "sv1-175")]
+    recognizer = Recognizer(NameMatcher(cards), hit_points_of=lambda n: set() if n in (*TRAINERS, "Jacq") else {60})
+    face = render_proxy(name, seed=6, kind="trainer")
+    photo = scaled(filling_photo(face, seed=3, held=held), height)
+    readings = recognizer.recognize(photo.image)
+    assert _named(readings) == [name]
+    found = next(r for r in readings if r.name)
+    truth = photo.cards[0].quad
+    assert np.linalg.norm(found.quad.mean(axis=0) - truth.mean(axis=0)) < 0.08 * card_height(truth)
+    assert abs(card_height(found.quad) / card_height(truth) - 1) < 0.1
+    assert found.rotation == 0
 
 
 def test_a_frame_is_unexplained_when_few_of_its_outlines_are_named():
