@@ -118,8 +118,11 @@ class _Pool:
         self.keys = [normalise(n) for n in self.names]
         self.bases = [base_name(n) for n in self.names]
         self.spelled: dict[str, list[str]] = defaultdict(list)
+        self.subtitled: dict[str, list[str]] = defaultdict(list)
         for name, key in zip(self.names, self.keys, strict=True):
             self.spelled[key].append(name)
+            if subtitle(name):
+                self.subtitled[normalise(name[:name.rindex("(")])].append(name)
 
     def top(self, text: str, limit: int = 6) -> list[tuple[int, float]]:
         """(index, score) of the best names, scores 0..100."""
@@ -442,9 +445,22 @@ class NameMatcher:
 
     def spelled(self, text: str) -> list[str]:
         """The names (of the deck lists when given, else of every card) that ``text``
-        spells exactly, but for case, accents and punctuation."""
+        spells exactly, but for case, accents and punctuation; none when a longer name
+        shares their base (``base_name``), of which ``text`` may be a part read: a
+        suffix logo, a subtitle on a line of its own, digits ("PokéGear" may be
+        "Pokégear 3.0" whose "3.0" was not read; "Pokégear 3.0" is not "PokéGear")."""
         pool = self.deck if self.deck is not None else self.all
-        return list(pool.spelled.get(normalise(text), ()))
+        key = normalise(text)
+        names = pool.spelled.get(key, [])
+        bases = {base_name(name) for name in names}
+        longer = any(base in bases and len(other) > len(key) for base, other in zip(pool.bases, pool.keys, strict=True))
+        return [] if longer else list(names)
+
+    def subtitled(self, title: str) -> list[str]:
+        """The names (of the deck lists when given, else of every card) printed with the
+        title ``title`` spells and a subtitle: "Professor's Research (Professor Sada)"."""
+        pool = self.deck if self.deck is not None else self.all
+        return list(pool.subtitled.get(normalise(title), ()))
 
     def hit_points_may_tell(self, match: NameMatch) -> bool:
         """Whether an HP read could settle ``match``: its title was read well, but deck

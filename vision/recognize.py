@@ -21,7 +21,7 @@ dark bar, or glue its letters, past what the line search finds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,7 +35,7 @@ from vision.hit_points import read_hit_points
 from vision.identity import printing, read_number
 from vision.layout import lean as layout_lean
 from vision.memory import keep_freed_memory
-from vision.names import ACCEPT, NameMatch, NameMatcher
+from vision.names import ACCEPT, DOUBTED_BELOW, NameMatch, NameMatcher
 from vision.ocr import LineRead, LineReader, Tesseract, title_band, title_reads, title_row_reads
 from vision.pp_ocr import PPOCR, learned_or
 from vision.pp_ocr import available as learned_reader_available
@@ -396,6 +396,24 @@ class _JudgedAhead:
         return faces, [known[q.tobytes()] if q.tobytes() in known else layout_lean(frame, q) for q in faces], backs
 
 
+#: A name less sure than this explains its outline no more than no name does
+#: (``surely_named``): it is one the HP corner may refute (``vision.names.DOUBTED_BELOW``),
+#: and junk read from a part of a card (a photo's card cut off at its edges) reaches it
+#: by chance. A frame of such names is searched by its titles too, and a card found there
+#: takes the outline's place.
+SURELY = DOUBTED_BELOW
+
+
+def _explained(reading: CardReading) -> bool:
+    return reading.face_down or (reading.name is not None and reading.confidence >= SURELY)
+
+
+def surely_named(readings: Sequence[CardReading]) -> list[str | None]:
+    """The names of ``readings``' faces, None for each not named surely (``SURELY``): what
+    ``vision.text_finder.unexplained`` weighs."""
+    return [r.name if _explained(r) else None for r in readings if not r.face_down]
+
+
 def _whole_cards(frame: np.ndarray, readings: list[CardReading]) -> list[CardReading]:
     """The ``readings`` of ``frame`` but the faces no title was read from whose outline
     is a part of a bigger card (``vision.card_judge.part_of_a_card``: the card's upper
@@ -479,12 +497,12 @@ class Recognizer:
         """The cards of ``frame``, found by their outlines; when those leave the frame
         unexplained (``vision.text_finder.unexplained``), by their titles too."""
         readings = self._outlined(frame, hint)
-        faces = [r.name for r in readings if not r.face_down]
+        faces = surely_named(readings)
         if not self.by_text or (readings and not faces) or not unexplained(faces):
             return _whole_cards(frame, readings)
         # A face-down card is explained as a named one is: there is no title on it to find.
-        named = [r for r in readings if r.name is not None or r.face_down]
-        unnamed = [r for r in readings if r.name is None and not r.face_down]
+        named = [r for r in readings if _explained(r)]
+        unnamed = [r for r in readings if not _explained(r)]
         found = TextFinder(self.matcher, PPOCR(), self.hit_points_of).explain(frame, [r.quad for r in unnamed], hint)
         kept, new = merged([r.quad for r in named], [r.quad for r in unnamed], found)
         keep = {id(r) for r in named} | {id(unnamed[i]) for i in kept}

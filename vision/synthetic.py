@@ -93,9 +93,9 @@ def render_proxy(name: str, card_id: str | None = None, kind: str = "pokemon",
         label = "Energy" if kind == "energy" else rng.choice(["Item", "Supporter", "Stadium"])
         d.text((int(0.05 * w), int(0.02 * h)), label, font=_font(True, int(0.02 * h)),
                fill=(40, 70, 160))
-        # The header word ends near the right edge, as on Scarlet & Violet cards.
-        d.text((int(0.95 * w), int(0.045 * h)), kind.upper(),
-               font=_font(True, int(0.036 * h), italic=True), fill=(70, 70, 70), anchor="rm")
+        # The header word begins where Scarlet & Violet cards print it.
+        d.text((int(0.63 * w), int(0.045 * h)), kind.upper(),
+               font=_font(True, int(0.036 * h), italic=True), fill=(70, 70, 70), anchor="lm")
         d.text((int(0.05 * w), int(0.115 * h)), name, font=title, fill=(25, 25, 25),
                anchor="ls")
     # Art box: gradients and shapes standing in for a picture.

@@ -19,7 +19,7 @@ same strip its HP ("HP 120"). Where the two are found together, the card is foun
 
 Trainers and special Energy print no HP. What confirms their title is the header word
 above it ("TRAINER", "ENERGY", in large italics at the strip's right end): their name
-begins ``TRAINER_STRIP.left`` of the width in, below the header, whose right end lies
+begins ``TRAINER_STRIP.left`` of the width in, below the header, which begins
 ``TRAINER_STRIP.right`` of the width in (``_header_frame``). A name with neither mark,
 nothing to confirm it is a title, may be any line that mentions a card.
 """
@@ -36,7 +36,7 @@ from rapidfuzz import fuzz
 from vision import pp_ocr, text_detect
 from vision.geometry import CARD_ASPECT, card_height, overlap
 from vision.hit_points import single_figure
-from vision.names import NameMatch, NameMatcher, normalise
+from vision.names import NameMatch, NameMatcher, normalise, subtitle
 from vision.ocr import LineRead, LineReader, clean
 from vision.text_detect import TextBox, detect, line_image
 
@@ -44,9 +44,9 @@ from vision.text_detect import TextBox, detect, line_image
 @dataclass(frozen=True)
 class Strip:
     """Where a card's title lies, as fractions of the card's width and height: its box
-    begins ``left`` of the width in, the mark that confirms it (the HP, the header word)
-    ends ``right`` of the width in, and the title's middle lies ``middle`` of the height
-    down."""
+    begins ``left`` of the width in, the mark that confirms it (a Pokémon's HP, a
+    Trainer's header word) reaches ``right`` of the width in (the HP's box ends there,
+    the header's begins), and the title's middle lies ``middle`` of the height down."""
 
     left: float
     right: float
@@ -61,20 +61,25 @@ class Strip:
 POKEMON_STRIP = Strip(0.182, 0.889, 0.059)
 #: A Trainer's name and header, from PP-OCR's boxes on the 19 Trainers of the tune split:
 #: the name's box begins at 0.052 ± 0.005 of the width, its middle 0.100 ± 0.003 of the
-#: height down; "TRAINER" ends at 0.951 ± 0.001 (a special Energy's "ENERGY" at 0.927),
-#: begins at 0.630 and lies with its middle at 0.045 ± 0.001 of the height down, 0.68 ±
-#: 0.1 times as thick as the name.
-TRAINER_STRIP = Strip(0.052, 0.951, 0.100)
+#: height down; "TRAINER" begins at 0.630 ± 0.002 (a special Energy's "ENERGY" at 0.643)
+#: and ends at 0.951 ± 0.001, its middle 0.045 ± 0.001 of the height down, 0.68 ± 0.1
+#: times as thick as the name. The frame is measured to the header's left end: a photo
+#: that cuts the card's edges off cuts its right end off too.
+TRAINER_STRIP = Strip(0.052, 0.630, 0.100)
 #: How far the header word's middle lies above the name's (a fraction of the card's
-#: height, give or take ``RISE_SLACK``), where it begins (a fraction of the width, give
-#: or take ``BEGINS_SLACK``: its font differs from one series to another), and how thick
-#: it is against the name.
-HEADER_RISE, RISE_SLACK, HEADER_LEFT, BEGINS_SLACK, HEADER_SIZE = 0.055, 0.03, 0.630, 0.12, (0.4, 1.2)
+#: height, give or take ``RISE_SLACK``), how far past its left end the header may end
+#: (a fraction of the width), and how thick it is against the name.
+HEADER_RISE, RISE_SLACK, HEADER_RIGHT, HEADER_SIZE = 0.055, 0.03, 0.38, (0.4, 1.2)
 #: A header word's box is this many times as long as it is thick (tune split: 5.3 for
 #: "ENERGY", 6 for "TRAINER"); a line of rules text is far longer.
 HEADER_SHAPE = (3.0, 10.0)
 #: The header words, and how closely (0-100) a read must spell one.
 HEADER_WORDS, HEADER_SCORE = ("trainer", "energy"), 75.0
+#: A subtitle ("Professor Sada") is printed on its title's strip, past its end, this many
+#: times as thick as the title (0.57-0.63 on the tune split's two). A read of it must
+#: spell one this closely (0-100), and closer by ``SUBTITLE_LEAD`` than any other
+#: ("Professor Sada" and "Professor Oak" share a word).
+SUBTITLE_SIZE, SUBTITLE_SCORE, SUBTITLE_LEAD = (0.4, 0.9), 80.0, 10.0
 #: A title box's thickness is 0.053 ± 0.005 of the card's height: a pairing of a name
 #: and a number whose frame makes it thinner or thicker than this range is no title
 #: strip (a name in one card's text and a damage figure of another).
@@ -143,6 +148,16 @@ def hit_points_mark(text: str) -> str | None:
     return None if figure is None else str(figure)
 
 
+def title_text(text: str) -> str:
+    """A line's text as a title's: ``clean``ed (the HP figure and stray digits dropped),
+    but a name glued to the HP figure that ends its line kept ("Koraidonex230": the
+    detector gave the title and the HP one box, and ``clean`` drops a word with a digit)."""
+    figures = _HIT_POINTS.findall(text)
+    if figures and hit_points_mark(text):
+        text = text[:text.rfind(figures[-1])]
+    return clean(text)
+
+
 def _likelier(read: LineRead) -> tuple[bool, float]:
     """How a read of a line one way up ranks against its read the other way: an HP mark
     first (upside down, "90" reads "06" and "60" reads "09", surely), then confidence."""
@@ -170,12 +185,12 @@ def _thickness(corners: np.ndarray) -> float:
     return float(np.linalg.norm(corners[3] - corners[0]))
 
 
-def _gap(line: np.ndarray, other: np.ndarray) -> float | None:
+def _gap(line: np.ndarray, other: np.ndarray, sizes: tuple[float, float] = HP_SIZE) -> float | None:
     """When the box ``other`` lies on the strip of the box ``line`` (corners in reading
-    order) as a title's HP would (as thick, on its middle line), how far apart the two
-    are along it, in pixels (negative when they overlap); else None."""
+    order) as a title's HP would (``sizes`` times as thick, on its middle line), how far
+    apart the two are along it, in pixels (negative when they overlap); else None."""
     thickness = _thickness(line)
-    if not HP_SIZE[0] <= _thickness(other) / thickness <= HP_SIZE[1]:
+    if not sizes[0] <= _thickness(other) / thickness <= sizes[1]:
         return None
     along = (line[1] - line[0]) / max(1e-6, _length(line))
     offset = other.mean(axis=0) - line.mean(axis=0)
@@ -234,12 +249,14 @@ class _Line:
         return _thickness(self.corners)
 
 
-def card_frame(title: np.ndarray, strip_end: np.ndarray, strip: Strip = POKEMON_STRIP) -> np.ndarray | None:
+def card_frame(title: np.ndarray, strip_end: np.ndarray, strip: Strip = POKEMON_STRIP,
+               along: np.ndarray | None = None) -> np.ndarray | None:
     """The card whose title's box is ``title`` (corners in reading order) and whose top
-    strip ends (the HP box's right end, or a Trainer's header's) at the point
-    ``strip_end``, in printed order; None when the title's thickness does not fit a card
-    of that width."""
-    along = title[1] - title[0]
+    strip reaches the point ``strip_end`` (the HP box's right end, a Trainer's header's
+    left end: ``Strip.right``), in printed order; None when the title's thickness does
+    not fit a card of that width. ``along``: the direction the card's lines run, when a
+    longer box than the title's gives it better."""
+    along = title[1] - title[0] if along is None else along
     along = along / np.linalg.norm(along)
     down = np.array([-along[1], along[0]], dtype=np.float32)  # a right angle clockwise
     start = (title[0] + title[3]) / 2
@@ -260,7 +277,7 @@ def _strip_end(title: _Line, marks: Iterable[_Line]) -> tuple[np.ndarray, str] |
     """The right end of ``title``'s strip and its HP mark's text: its own end when it
     ends in an HP mark, else that of the nearest HP mark past its end on its strip; None
     without one."""
-    if hit_points_mark(title.read.text) and clean(title.read.text):
+    if hit_points_mark(title.read.text) and title_text(title.read.text):
         return (title.corners[1] + title.corners[2]) / 2, title.read.text
     along = title.corners[1] - title.corners[0]
     best, best_gap = None, np.inf
@@ -284,26 +301,30 @@ def is_header(text: str) -> bool:
 
 def _header_frame(title: _Line, headers: Iterable[_Line]) -> np.ndarray | None:
     """The Trainer's card whose name is ``title``, from the header word over it: the
-    frame its name and the header's right end give (``card_frame``), where the header lies
-    on it as on a Trainer (``HEADER_LEFT``, ``HEADER_RISE``); None without one."""
-    along = (title.corners[1] - title.corners[0]) / max(1e-6, _length(title.corners))
-    start = (title.corners[0] + title.corners[3]) / 2
+    frame its name and the header's left end give (``card_frame``), where the header lies
+    over the name as on a Trainer (``HEADER_RISE``) and ends within the card
+    (``HEADER_RIGHT``); None without one."""
+    title_along = (title.corners[1] - title.corners[0]) / max(1e-6, _length(title.corners))
     best, best_miss = None, RISE_SLACK
     for header in headers:
         if not HEADER_SIZE[0] <= header.thickness / title.thickness <= HEADER_SIZE[1]:
             continue
-        header_along = (header.corners[1] - header.corners[0]) / max(1e-6, _length(header.corners))
-        if float(np.dot(along, header_along)) < 0.95:  # not the same way up
+        along = (header.corners[1] - header.corners[0]) / max(1e-6, _length(header.corners))
+        if float(np.dot(title_along, along)) < 0.95:  # not the same way up
             continue
-        frame = card_frame(title.corners, (header.corners[1] + header.corners[2]) / 2, TRAINER_STRIP)
+        # A short name's box may lean a few degrees ("Katy"): the lines run as the longer box does.
+        if _length(title.corners) > _length(header.corners):
+            along = title_along
+        begins = (header.corners[0] + header.corners[3]) / 2
+        frame = card_frame(title.corners, begins, TRAINER_STRIP, along)
         if frame is None:
             continue
         width, height = _length(frame), _thickness(frame)
         down = (frame[3] - frame[0]) / height
-        begins = float(np.dot((header.corners[0] + header.corners[3]) / 2 - start, along)) / width
         rise = float(np.dot(title.corners.mean(axis=0) - header.corners.mean(axis=0), down)) / height
+        runs = float(np.dot((header.corners[1] + header.corners[2]) / 2 - begins, along)) / width
         miss = abs(rise - HEADER_RISE)
-        if miss < best_miss and abs(begins - (HEADER_LEFT - TRAINER_STRIP.left)) <= BEGINS_SLACK:
+        if miss < best_miss and runs <= HEADER_RIGHT:
             best, best_miss = frame, miss
     return best
 
@@ -332,7 +353,7 @@ class TextFinder:
         return line
 
     def _name(self, line: _Line, digits: str | None, hint: tuple[str, ...]) -> NameMatch:
-        read = LineRead(clean(line.read.text), line.read.confidence, line.read.glyphs)
+        read = LineRead(title_text(line.read.text), line.read.confidence, line.read.glyphs)
         match = self.matcher.match([read], hint)
         if digits and self.matcher.hit_points_may_tell(match):
             match = self.matcher.by_hit_points(match, digits)
@@ -372,11 +393,11 @@ class TextFinder:
         lines = [self._read(image, box) for box in boxes]
         marks = [line for line in lines if hit_points_mark(line.read.text)]
         headers = [line for line in lines if is_header(line.read.text)]
-        cards = [card for line in lines if len(clean(line.read.text)) >= 2 and not is_header(line.read.text)
-                 and (card := self._titled(line, marks, headers, hint)) is not None]
+        cards = [card for line in lines if len(title_text(line.read.text)) >= 2 and not is_header(line.read.text)
+                 and (card := self._titled(line, lines, marks, headers, hint)) is not None]
         return _distinct(cards)
 
-    def _titled(self, line: _Line, marks: Sequence[_Line], headers: Sequence[_Line],
+    def _titled(self, line: _Line, lines: Sequence[_Line], marks: Sequence[_Line], headers: Sequence[_Line],
                 hint: tuple[str, ...]) -> TextCard | None:
         """The card whose title ``line`` is, when something confirms it is a title: an HP
         mark ending its strip (a Pokémon), or a header word over it (a Trainer, whose name
@@ -392,6 +413,8 @@ class TextFinder:
                 return None
             match = self._name(line, None, hint)
             if match.name is None:
+                match = self._subtitled(line, lines)
+            if match.name is None:
                 match = self._spelled_out(line.read)
             if match.name is not None and self._prints_hit_points(match.name):
                 return None  # a Pokémon's name under a Trainer's header: a line of its text
@@ -401,12 +424,32 @@ class TextFinder:
         """A Trainer's name that a sure read under its header spells exactly, however
         short. The matcher trusts no read of three or four letters against every name
         (they fit some name by chance); a title confirmed by its header, read surely,
-        that spells one Trainer's name exactly ("Jacq", "Iono") is that name."""
-        names = [name for name in self.matcher.spelled(clean(read.text)) if not self._prints_hit_points(name)]
+        that spells one Trainer's name exactly ("Jacq", "Iono") is that name, unless
+        another name reads alike (``NameMatcher.spelled``)."""
+        names = [name for name in self.matcher.spelled(read.text) if not self._prints_hit_points(name)]
         if read.confidence < SURE_READ or len(names) != 1:
             return NameMatch(None, None, 0.0)
-        printings = self.matcher.printings(names[0])
-        return NameMatch(names[0], printings[0] if len(printings) == 1 else None, read.confidence, read.text, 100.0)
+        return self._named(names[0], read.confidence, read.text)
+
+    def _subtitled(self, title: _Line, lines: Sequence[_Line]) -> NameMatch:
+        """The name a Trainer's title and the subtitle beside it spell together
+        ("Professor's Research" and "Professor Sada"): the title alone reads as every
+        name printed with it, and the matcher leaves it a tie."""
+        family = self.matcher.subtitled(title_text(title.read.text))
+        for line in lines:
+            gap = _gap(title.corners, line.corners, SUBTITLE_SIZE) if family and line is not title else None
+            if gap is None or not _within_reach(gap, title.thickness):
+                continue
+            scores = sorted(((fuzz.ratio(normalise(line.read.text), normalise(subtitle(name))), name)
+                             for name in family), reverse=True)
+            (best, name), runner_up = scores[0], scores[1][0] if len(scores) > 1 else 0.0
+            if best >= SUBTITLE_SCORE and best - runner_up >= SUBTITLE_LEAD:
+                return self._named(name, min(title.read.confidence, line.read.confidence), title.read.text)
+        return NameMatch(None, None, 0.0)
+
+    def _named(self, name: str, confidence: float, text: str) -> NameMatch:
+        printings = self.matcher.printings(name)
+        return NameMatch(name, printings[0] if len(printings) == 1 else None, confidence, text, 100.0)
 
     def _prints_hit_points(self, name: str) -> bool:
         """Whether ``name`` is a Pokémon's, as far as the deck lists or the card database

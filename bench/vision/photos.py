@@ -34,7 +34,7 @@ import cv2  # noqa: E402
 
 from bench.vision import evalset  # noqa: E402
 from vision.names import NameMatcher  # noqa: E402
-from vision.recognize import Recognizer  # noqa: E402
+from vision.recognize import Recognizer, surely_named  # noqa: E402
 from vision.synthetic import load_face  # noqa: E402
 from vision.synthetic_photos import filling_photo, scaled  # noqa: E402
 from vision.text_finder import unexplained  # noqa: E402
@@ -125,7 +125,7 @@ def table_frames(split: str, count: int, matcher: NameMatcher) -> None:
             deck = [(c.name, c.card_id) for c in chosen + rng.sample(pool, 24)]
             with_deck = evalset.with_deck(matcher, deck)
             outlines.matcher = recognizer.matcher = with_deck
-            searched += unexplained([r.name for r in outlines.recognize(scene.image)])
+            searched += unexplained(surely_named(outlines.recognize(scene.image)))
             start = time.perf_counter()
             recognizer.recognize(scene.image)
             spent.append((time.perf_counter() - start) * 1000)

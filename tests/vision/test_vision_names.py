@@ -281,3 +281,18 @@ def test_a_trainer_named_barely_is_refuted_by_any_digit_in_its_corner():
     for digits in ("7", "1", "10"):
         assert m.decide(m.refuted_by_hit_points(penny, digits)).name is None
     assert m.decide(m.refuted_by_hit_points(penny, "")).name == "Penny"
+
+
+def test_a_text_spells_a_name_exactly_only_when_no_other_name_reads_alike():
+    cards = [("Jacq", "sv1-175"), ("Pokégear 3.0", "sv1-186"), ("PokéGear", "hgss1-95"),
+             ("Professor's Research", "swsh1-178"), ("Professor's Research (Professor Sada)", "sv1-189"),
+             ("Professor's Research (Professor Turo)", "sv1-190")]
+    matcher = NameMatcher(cards)
+    assert matcher.spelled("JACQ") == ["Jacq"] and matcher.spelled("Jacq.") == ["Jacq"]
+    assert matcher.spelled("Jac") == []
+    # A name may be a part read of a longer one with its base: digits, a subtitle unread.
+    assert matcher.spelled("PokéGear") == [] and matcher.spelled("Pokégear 3.0") == ["Pokégear 3.0"]
+    assert matcher.spelled("Professor's Research") == []
+    assert matcher.subtitled("Professor's Research") == [
+        "Professor's Research (Professor Sada)", "Professor's Research (Professor Turo)"]
+    assert matcher.subtitled("Jacq") == []

@@ -68,6 +68,13 @@ def test_the_hp_mark_is_a_figure_at_the_end_of_a_strip():
     assert hit_points_mark("06") is None  # "90" upside down: no card prints 6 HP
 
 
+def test_a_title_glued_to_its_hp_in_one_box_keeps_its_name():
+    assert text_finder.title_text("Koraidonex230") == "Koraidonex"
+    assert text_finder.title_text("Gardevoir ex HP 310") == "Gardevoir ex"
+    assert text_finder.title_text("Pikachu") == "Pikachu"
+    assert text_finder.title_text("Pokégear 3.0") == "Pokégear"  # no HP mark: digits dropped
+
+
 class _TwoWays:
     """A line reader that reads a line as "06" (surely) the way the detector's box gives
     it, and "90" the other way up: the detector gave the short HP box turned round."""
@@ -158,6 +165,40 @@ def test_a_trainers_frame_follows_from_its_name_and_the_header_over_it(turn):
     assert text_finder._header_frame(_line(place(name), "Jacq"), [_line(place(shorter), "TRAINER")]) is None
 
 
+def test_a_short_names_leaning_box_is_laid_along_the_header():
+    """The detector's box around a short name may lean a few degrees ("Katy": the K's
+    strokes, the y's tail); the card's lines run as its longer header does."""
+    w = 400.0
+    name, header = _trainer_top(w)
+    name[1:3, 0] = 0.16 * w  # four letters
+    centre = name.mean(axis=0)
+    a = np.radians(4)
+    lean = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    frame = text_finder._header_frame(_line((name - centre) @ lean.T + centre, "Katy"), [_line(header, "TRAINER")])
+    card = np.float32([[0, 0], [w, 0], [w, w / CARD_ASPECT], [0, w / CARD_ASPECT]])
+    assert frame is not None and np.abs(frame - card).max() < 0.02 * w / CARD_ASPECT
+
+
+def test_a_subtitle_beside_a_trainers_title_says_which_printing_it_is():
+    cards = [("Professor's Research", "swsh1-178"), ("Professor's Research (Professor Sada)", "sv1-189"),
+             ("Professor's Research (Professor Turo)", "sv1-190"), ("Professor's Research (Professor Oak)", "x-1")]
+    finder = text_finder.TextFinder(NameMatcher(cards), None, lambda name: set())
+    name, header = _trainer_top(400.0)
+    name[1:3, 0] = 0.66 * 400
+    beside = np.float32([[0.71, 0.088], [0.94, 0.088], [0.94, 0.12], [0.71, 0.12]]) * [400, 400 / CARD_ASPECT]
+    title = _line(name, "Professor's Research")
+
+    def named(*subtitles: str) -> str | None:
+        lines = [title, _line(header, "TRAINER"), *(_line(beside, text) for text in subtitles)]
+        card = finder._titled(title, lines, [], lines[1:2], ())
+        return card and card.match.name
+
+    assert named("Professor Sada") == "Professor's Research (Professor Sada)"
+    assert named("Profesor Turo") == "Professor's Research (Professor Turo)"
+    assert named() is None  # the title alone reads as all four
+    assert named("Professor") is None  # as near to every subtitle
+
+
 def test_the_header_words_are_read_loosely():
     assert is_header("TRAINER") and is_header("TRAlNER") and is_header("ENERGY") and is_header("Trainer.")
     assert not is_header("Energy Switch") and not is_header("Rare Candy") and not is_header("Supporter")
@@ -171,7 +212,7 @@ def test_under_a_trainers_header_only_a_name_that_prints_no_hp_is_a_title():
     name, header = _trainer_top(400.0)
 
     def titled(text: str, confidence: float = 0.99) -> str | None:
-        card = finder._titled(_line(name, text, confidence), [], [_line(header, "TRAINER")], ())
+        card = finder._titled(_line(name, text, confidence), [], [], [_line(header, "TRAINER")], ())
         return card and card.match.name
 
     assert titled("Rare Candy") == "Rare Candy"
@@ -182,7 +223,23 @@ def test_under_a_trainers_header_only_a_name_that_prints_no_hp_is_a_title():
     assert titled("Iono") == "Iono"  # two printings: the name without an id
     assert titled("Jacq", 0.6) is None
     assert titled("Mew") is None
-    assert titled("Jacq") and finder._titled(_line(name, "Jacq"), [], [], ()) is None  # no header: no title
+    assert titled("Jacq") and finder._titled(_line(name, "Jacq"), [], [], [], ()) is None  # no header: no title
+
+
+def test_an_outline_named_only_just_gives_way_to_the_card_its_title_finds(monkeypatch):
+    """A photo's card cut off at its edges, outlined as a part and read as junk that names
+    a Pokémon only just: that guess explains nothing, and the title found on the photo
+    takes its place."""
+    from vision.names import ACCEPT
+    from vision.recognize import CardReading
+
+    recognizer = Recognizer(NameMatcher([*NAMES, ("Jacq", "sv1-175")]), hit_points_of=lambda n: set())
+    photo = scaled(filling_photo(render_proxy("Jacq", seed=6, kind="trainer"), seed=3), 600)
+    guess = [CardReading(photo.cards[0].quad * 0.5, 0, "Pikachu", "sv4pt5-131", ACCEPT + 0.05)]
+    monkeypatch.setattr(Recognizer, "_outlined", lambda self, frame, hint: guess)
+    assert _named(recognizer.recognize(photo.image)) == ["Jacq"]
+    guess[0] = replace(guess[0], confidence=0.9)  # sure: the frame is explained, and not searched
+    assert _named(recognizer.recognize(photo.image)) == ["Pikachu"]
 
 
 @pytest.mark.parametrize("height", [1080, 400])
