@@ -30,9 +30,9 @@ from vision.card_judge import Kind, judge_all, part_of_a_card
 from vision.energy_type import settled_by_colour
 from vision.finder import FinderConfig, find_cards, fine_copy, finish_cards
 from vision.finding.quads import side_lengths
-from vision.geometry import portrait, region_quad, rotation_of, turn_180
+from vision.geometry import card_height, overlap, portrait, region_quad, rotation_of, turn_180
 from vision.hit_points import read_hit_points
-from vision.identity import printing, read_number
+from vision.identity import CLOSE_UP, printing, read_number
 from vision.layout import lean as layout_lean
 from vision.memory import keep_freed_memory
 from vision.names import ACCEPT, DOUBTED_BELOW, NameMatch, NameMatcher
@@ -41,7 +41,7 @@ from vision.pp_ocr import PPOCR, learned_or
 from vision.pp_ocr import available as learned_reader_available
 from vision.second_reader import FrameShare, SecondReader
 from vision.sleeves import card_in_sleeve, sleeve_rim
-from vision.text_finder import TextFinder, merged, unexplained
+from vision.text_finder import SAME_PLACE, TextFinder, merged, unexplained
 from vision.text_finder import available as text_finder_available
 from vision.ties import may_settle, settled
 from vision.type_colour import refuted_by_colour
@@ -495,15 +495,25 @@ class Recognizer:
 
     def recognize(self, frame: np.ndarray, hint: tuple[str, ...] = ()) -> list[CardReading]:
         """The cards of ``frame``, found by their outlines; when those leave the frame
-        unexplained (``vision.text_finder.unexplained``), by their titles too."""
+        unexplained (``vision.text_finder.unexplained``), or one is a close-up (a photo of
+        a card, ``vision.identity.CLOSE_UP``), by their titles too. In a close-up a card
+        found by its title takes the place of an outline on it named otherwise."""
         readings = self._outlined(frame, hint)
         faces = surely_named(readings)
-        if not self.by_text or (readings and not faces) or not unexplained(faces):
+        close_up = any(card_height(r.quad) >= CLOSE_UP * max(frame.shape[:2]) for r in readings)
+        if not self.by_text or (readings and not faces) or not (close_up or unexplained(faces)):
             return _whole_cards(frame, readings)
         # A face-down card is explained as a named one is: there is no title on it to find.
         named = [r for r in readings if _explained(r)]
         unnamed = [r for r in readings if not _explained(r)]
         found = TextFinder(self.matcher, PPOCR(), self.hit_points_of).explain(frame, [r.quad for r in unnamed], hint)
+        if close_up:
+            # A card filling a photo is read better from its title, confirmed by its HP or
+            # header, than from an outline of a part of it (its picture box read "roses").
+            disputed = {id(r) for r in named if any(
+                overlap(card.quad, r.quad) >= SAME_PLACE and card.match.name != r.name for card in found)}
+            unnamed += [r for r in named if id(r) in disputed]
+            named = [r for r in named if id(r) not in disputed]
         kept, new = merged([r.quad for r in named], [r.quad for r in unnamed], found)
         keep = {id(r) for r in named} | {id(unnamed[i]) for i in kept}
         return _whole_cards(frame, [r for r in readings if id(r) in keep]

@@ -226,20 +226,28 @@ def test_under_a_trainers_header_only_a_name_that_prints_no_hp_is_a_title():
     assert titled("Jacq") and finder._titled(_line(name, "Jacq"), [], [], [], ()) is None  # no header: no title
 
 
-def test_an_outline_named_only_just_gives_way_to_the_card_its_title_finds(monkeypatch):
+def test_a_guess_from_a_part_of_a_photos_card_gives_way_to_the_card_its_title_finds(monkeypatch):
     """A photo's card cut off at its edges, outlined as a part and read as junk that names
-    a Pokémon only just: that guess explains nothing, and the title found on the photo
-    takes its place."""
+    a Pokémon: named only just, that guess explains nothing, and the card found by its
+    title takes its place; named surely, it explains its frame, unless it is a close-up
+    (an outline 0.4 of the picture tall or more), which is searched by its titles anyway."""
     from vision.names import ACCEPT
     from vision.recognize import CardReading
 
     recognizer = Recognizer(NameMatcher([*NAMES, ("Jacq", "sv1-175")]), hit_points_of=lambda n: set())
     photo = scaled(filling_photo(render_proxy("Jacq", seed=6, kind="trainer"), seed=3), 600)
-    guess = [CardReading(photo.cards[0].quad * 0.5, 0, "Pikachu", "sv4pt5-131", ACCEPT + 0.05)]
+    card = photo.cards[0].quad
+    part = card.mean(axis=0) + (card - card.mean(axis=0)) * 0.3  # 0.3 of the photo tall
+    guess = [CardReading(part, 0, "Pikachu", "sv4pt5-131", ACCEPT + 0.05)]
     monkeypatch.setattr(Recognizer, "_outlined", lambda self, frame, hint: guess)
     assert _named(recognizer.recognize(photo.image)) == ["Jacq"]
     guess[0] = replace(guess[0], confidence=0.9)  # sure: the frame is explained, and not searched
     assert _named(recognizer.recognize(photo.image)) == ["Pikachu"]
+    guess[0] = replace(guess[0], quad=card)  # a close-up
+    assert _named(recognizer.recognize(photo.image)) == ["Jacq"]
+    guess[0] = replace(guess[0], name="Jacq", card_id="sv1-175")  # the title agrees: the outline stays
+    (reading,) = recognizer.recognize(photo.image)
+    assert reading.name == "Jacq" and np.array_equal(reading.quad, card)
 
 
 @pytest.mark.parametrize("height", [1080, 400])
