@@ -73,6 +73,10 @@ HEADER_RISE, RISE_SLACK, HEADER_RIGHT, HEADER_SIZE = 0.055, 0.03, 0.38, (0.4, 1.
 #: A header word's box is this many times as long as it is thick (tune split: 5.3 for
 #: "ENERGY", 6 for "TRAINER"); a line of rules text is far longer.
 HEADER_SHAPE = (3.0, 10.0)
+#: Before the lines are read, a box may be a header when its middle lies this many of a
+#: line's thicknesses across it (0.8-1.2 on the tune split's Trainers, either way up) and
+#: at most ``HEADER_ALONG`` along it (5-9): it is then read too, though the name dwarfs it.
+HEADER_ACROSS, HEADER_ALONG = (0.4, 2.5), 16.0
 #: The header words, and how closely (0-100) a read must spell one.
 HEADER_WORDS, HEADER_SCORE = ("trainer", "energy"), 75.0
 #: A subtitle ("Professor Sada") is printed on its title's strip, past its end, this many
@@ -213,7 +217,8 @@ def _heads(header: TextBox, name: TextBox) -> bool:
     along = (name.corners[1] - name.corners[0]) / max(1e-6, name.length)
     offset = header.corners.mean(axis=0) - name.corners.mean(axis=0)
     across = abs(float(along[0] * offset[1] - along[1] * offset[0]))
-    return 0.4 * thickness <= across <= 2.5 * thickness and abs(float(np.dot(offset, along))) <= 16 * thickness
+    return (HEADER_ACROSS[0] * thickness <= across <= HEADER_ACROSS[1] * thickness
+            and abs(float(np.dot(offset, along))) <= HEADER_ALONG * thickness)
 
 
 def _paired(a: TextBox, b: TextBox) -> bool:
