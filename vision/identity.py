@@ -86,13 +86,19 @@ def parse_number(text: str) -> str | None:
     return str(int(match.group(1))) if match else None
 
 
+def is_close_up(frame: np.ndarray, height: float) -> bool:
+    """Whether a card ``height`` px tall fills ``frame`` as in a phone's close-up
+    (``CLOSE_UP``)."""
+    return height >= CLOSE_UP * max(frame.shape[:2])
+
+
 def read_number(engine: LineReader, frame: np.ndarray, quad: np.ndarray) -> str | None:
     """The collector number printed on the card at ``quad`` (upright), or None (also for
     a card under ``MIN_CARD_PX`` tall, whose number no reader made out; in a close-up,
     see ``CLOSE_UP``, under ``CLOSE_UP_MIN_PX``)."""
     left, right = np.linalg.norm(quad[3] - quad[0]), np.linalg.norm(quad[2] - quad[1])
     height = (left + right) / 2
-    close_up = height >= CLOSE_UP * max(frame.shape[:2])
+    close_up = is_close_up(frame, height)
     if height < (CLOSE_UP_MIN_PX if close_up else MIN_CARD_PX):
         return None
     number = _number_of(engine.read_line(number_strip(frame, quad)), shaped_only=False)

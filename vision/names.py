@@ -122,7 +122,7 @@ class _Pool:
         for name, key in zip(self.names, self.keys, strict=True):
             self.spelled[key].append(name)
             if subtitle(name):
-                self.subtitled[normalise(name[:name.rindex("(")])].append(name)
+                self.subtitled[normalise(title_of(name))].append(name)
 
     def top(self, text: str, limit: int = 6) -> list[tuple[int, float]]:
         """(index, score) of the best names, scores 0..100."""
@@ -285,6 +285,12 @@ def _sureness(costs: np.ndarray) -> tuple[np.ndarray, float, float]:
     closeness = min(1.0, max(0.0, 1.0 - (first - credit) / (2 * SURE_COST)))
     lead = min(1.0, max(0.0, (second - first) / (2 * SURE_LEAD)))
     return order, round(min(closeness, lead), 3), round(closeness, 3)
+
+
+def title_of(name: str) -> str:
+    """``name`` without its subtitle: "Professor's Research" of "Professor's Research
+    (Professor Sada)"."""
+    return name[:name.rindex("(")].strip() if subtitle(name) else name
 
 
 def subtitle(name: str) -> str:
@@ -525,7 +531,7 @@ class NameMatcher:
             return False
         group = (match.name or "", *match.rivals)
         subtitles = {subtitle(name) for name in group}
-        titles = {name[:name.rindex("(")].strip() if subtitle(name) else name for name in group}
+        titles = {title_of(name) for name in group}
         return "" not in subtitles and len(subtitles) == len(group) and len(titles) == 1
 
     def by_subtitle(self, match: NameMatch, read: str | LineRead) -> NameMatch:

@@ -32,7 +32,7 @@ from vision.finder import FinderConfig, find_cards, fine_copy, finish_cards
 from vision.finding.quads import side_lengths
 from vision.geometry import card_height, overlap, portrait, region_quad, rotation_of, turn_180
 from vision.hit_points import read_hit_points
-from vision.identity import CLOSE_UP, printing, read_number
+from vision.identity import is_close_up, printing, read_number
 from vision.layout import lean as layout_lean
 from vision.memory import keep_freed_memory
 from vision.names import ACCEPT, DOUBTED_BELOW, NameMatch, NameMatcher
@@ -496,11 +496,11 @@ class Recognizer:
     def recognize(self, frame: np.ndarray, hint: tuple[str, ...] = ()) -> list[CardReading]:
         """The cards of ``frame``, found by their outlines; when those leave the frame
         unexplained (``vision.text_finder.unexplained``), or one is a close-up (a photo of
-        a card, ``vision.identity.CLOSE_UP``), by their titles too. In a close-up a card
+        a card, ``vision.identity.is_close_up``), by their titles too. In a close-up a card
         found by its title takes the place of an outline on it named otherwise."""
         readings = self._outlined(frame, hint)
         faces = surely_named(readings)
-        close_up = any(card_height(r.quad) >= CLOSE_UP * max(frame.shape[:2]) for r in readings)
+        close_up = any(is_close_up(frame, card_height(r.quad)) for r in readings)
         if not self.by_text or (readings and not faces) or not (close_up or unexplained(faces)):
             return _whole_cards(frame, readings)
         # A face-down card is explained as a named one is: there is no title on it to find.
