@@ -119,8 +119,10 @@ class _Pool:
         self.bases = [base_name(n) for n in self.names]
         self.spelled: dict[str, list[str]] = defaultdict(list)
         self.subtitled: dict[str, list[str]] = defaultdict(list)
-        for name, key in zip(self.names, self.keys, strict=True):
+        self.longest: dict[str, int] = defaultdict(int)  # per base, its names' longest key
+        for name, key, base in zip(self.names, self.keys, self.bases, strict=True):
             self.spelled[key].append(name)
+            self.longest[base] = max(self.longest[base], len(key))
             if subtitle(name):
                 self.subtitled[normalise(title_of(name))].append(name)
 
@@ -458,9 +460,7 @@ class NameMatcher:
         pool = self.deck if self.deck is not None else self.all
         key = normalise(text)
         names = pool.spelled.get(key, [])
-        bases = {base_name(name) for name in names}
-        longer = any(base in bases and len(other) > len(key) for base, other in zip(pool.bases, pool.keys, strict=True))
-        return [] if longer else list(names)
+        return [] if any(pool.longest[base_name(name)] > len(key) for name in names) else list(names)
 
     def subtitled(self, title: str) -> list[str]:
         """The names (of the deck lists when given, else of every card) printed with the

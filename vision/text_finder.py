@@ -36,7 +36,7 @@ from rapidfuzz import fuzz
 from vision import pp_ocr, text_detect
 from vision.geometry import CARD_ASPECT, card_height, overlap
 from vision.hit_points import single_figure
-from vision.names import NameMatch, NameMatcher, normalise, subtitle
+from vision.names import NameMatch, NameMatcher, normalise
 from vision.ocr import LineRead, LineReader, clean
 from vision.text_detect import TextBox, detect, line_image
 
@@ -80,10 +80,8 @@ HEADER_ACROSS, HEADER_ALONG = (0.4, 2.5), 16.0
 #: The header words, and how closely (0-100) a read must spell one.
 HEADER_WORDS, HEADER_SCORE = ("trainer", "energy"), 75.0
 #: A subtitle ("Professor Sada") is printed on its title's strip, past its end, this many
-#: times as thick as the title (0.57-0.63 on the tune split's two). A read of it must
-#: spell one this closely (0-100), and closer by ``SUBTITLE_LEAD`` than any other
-#: ("Professor Sada" and "Professor Oak" share a word).
-SUBTITLE_SIZE, SUBTITLE_SCORE, SUBTITLE_LEAD = (0.4, 0.9), 80.0, 10.0
+#: times as thick as the title (0.57-0.63 on the tune split's two).
+SUBTITLE_SIZE = (0.4, 0.9)
 #: A title box's thickness is 0.053 ± 0.005 of the card's height: a pairing of a name
 #: and a number whose frame makes it thinner or thicker than this range is no title
 #: strip (a name in one card's text and a damage figure of another).
@@ -434,27 +432,24 @@ class TextFinder:
         names = [name for name in self.matcher.spelled(read.text) if not self._prints_hit_points(name)]
         if read.confidence < SURE_READ or len(names) != 1:
             return NameMatch(None, None, 0.0)
-        return self._named(names[0], read.confidence, read.text)
+        printings = self.matcher.printings(names[0])
+        return NameMatch(names[0], printings[0] if len(printings) == 1 else None, read.confidence, read.text, 100.0)
 
     def _subtitled(self, title: _Line, lines: Sequence[_Line]) -> NameMatch:
         """The name a Trainer's title and the subtitle beside it spell together
         ("Professor's Research" and "Professor Sada"): the title alone reads as every
-        name printed with it, and the matcher leaves it a tie."""
+        name printed with it, a tie the subtitle's read settles as it settles a deck
+        list's (``NameMatcher.by_subtitle``)."""
         family = self.matcher.subtitled(title_text(title.read.text))
+        if not family:
+            return NameMatch(None, None, 0.0)
+        tie = NameMatch(family[0], None, 0.0, title.read.text, 100.0, title.read.confidence, tuple(family[1:]))
         for line in lines:
-            gap = _gap(title.corners, line.corners, SUBTITLE_SIZE) if family and line is not title else None
-            if gap is None or not _within_reach(gap, title.thickness):
-                continue
-            scores = sorted(((fuzz.ratio(normalise(line.read.text), normalise(subtitle(name))), name)
-                             for name in family), reverse=True)
-            (best, name), runner_up = scores[0], scores[1][0] if len(scores) > 1 else 0.0
-            if best >= SUBTITLE_SCORE and best - runner_up >= SUBTITLE_LEAD:
-                return self._named(name, min(title.read.confidence, line.read.confidence), title.read.text)
+            gap = _gap(title.corners, line.corners, SUBTITLE_SIZE) if line is not title else None
+            if gap is not None and _within_reach(gap, title.thickness) and (
+                    settled := self.matcher.by_subtitle(tie, line.read)) is not tie:
+                return settled
         return NameMatch(None, None, 0.0)
-
-    def _named(self, name: str, confidence: float, text: str) -> NameMatch:
-        printings = self.matcher.printings(name)
-        return NameMatch(name, printings[0] if len(printings) == 1 else None, confidence, text, 100.0)
 
     def _prints_hit_points(self, name: str) -> bool:
         """Whether ``name`` is a Pokémon's, as far as the deck lists or the card database
