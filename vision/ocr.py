@@ -71,6 +71,17 @@ FIXED_POKEMON = (0.20, 0.03, 0.62, 0.09)
 #: Mabosstiff, Bombirdier, Toxicroak ex) 0.23-0.31, every other card 0.49 (Spidops ex,
 #: Dondozo) and up; Mabosstiff in a 330-440 px frame 0.31, 0.41 from an outline 3% low.
 DARK_BAR = 0.45
+#: On a dark bar the light-text search offers this many rows, first of all. An outline a
+#: few percent too high brings the pale strip between the border and the bar into the
+#: Pokémon window, and a blurred "Evolves from" line glues into one long light blob: either
+#: holds more letter width than the white title (tune split, 200-260 px, the finder's
+#: outlines: Maschiff and Toxicroak ex, read by their true outlines, read as nothing). With
+#: two rows, ``bench.vision.conditions --readers tesseract``, whole frames: tune seed 1
+#: (four conditions) 1,239 -> 1,240 named, seed 2 (seven) the same 2,011; holdout, every
+#: condition, 2,254 -> 2,258 of 2,625, no name wrong or lost. (Also taking a row where
+#: ``find_lines`` finds none, its fullest capital-high band lying between two rows, named
+#: 5 fewer on tune seed 2: more rows read crowd the ones that name out of the budget.)
+LIGHT_ROWS = 2
 
 #: Blur undone before a third read (Wiener deconvolution of a Gaussian blur of this
 #: sigma, in band pixels: a 230 px card's band is upsampled 2.6×, so about 1.2 frame
@@ -397,14 +408,15 @@ def _rows(grey: np.ndarray, rows: int = 2) -> tuple[dict[str, list[Line]], tuple
 def title_images(band: np.ndarray) -> Iterator[np.ndarray]:
     """Single-line images that may hold the title, likeliest first: the row found in each
     window, then the likeliest row of the band with its blur undone, then the fixed
-    Pokémon crop, then each window's second row, then light text (first of all on a
-    dark title bar, ``dark_title_bar``)."""
+    Pokémon crop, then each window's second row, then light text (first of all, and
+    ``LIGHT_ROWS`` rows of it, on a dark title bar: ``dark_title_bar``)."""
     grey = brightest_channel(band)  # once per band: every window and crop below is cut from it
     # A dark title bar (a Darkness Pokémon's) prints its title white: the dark-stroke
     # search finds only the gaps and the stage badge there, so the light line goes first.
     light_first = dark_title_bar(grey)
     if light_first:
-        yield from (line.image for line in find_lines(band_box(grey, WINDOWS["pokemon"]), light=True))
+        yield from (line.image for line in find_lines(band_box(grey, WINDOWS["pokemon"]), light=True,
+                                                      rows=LIGHT_ROWS))
     found, order = _rows(grey)
     for kind in order:
         if found[kind]:

@@ -167,6 +167,27 @@ def test_a_white_title_on_a_dark_bar_is_offered_first():
     assert not dark_title_bar(brightest_channel(plain))
 
 
+def _light_strip_over_the_bar(name: str) -> np.ndarray:
+    """A Darkness proxy (``_darkness_bar``) with a light strip above its title, longer
+    than the title: the pale gap between a real card's border and its dark bar, which an
+    outline a little too high brings into the title window (Maschiff, tune split)."""
+    face = _darkness_bar(name)
+    h, w = face.shape[:2]
+    cv2.rectangle(face, (int(0.25 * w), int(0.010 * h)), (int(0.6 * w), int(0.036 * h)), (235, 235, 235), -1)
+    return face
+
+
+@pytest.mark.parametrize("name", ["Spiritomb", "Kingambit"])
+def test_a_white_title_under_a_longer_light_strip_is_offered_second(name):
+    """On a dark bar the light-text search offers its second row too, before any dark
+    stroke line, which holds only the gaps between the white letters."""
+    band = _band(_light_strip_over_the_bar(name))
+    first, second = list(title_images(band))[:2]
+    engine = Tesseract()
+    assert name not in engine.read_line(first).text
+    assert engine.read_line(second, may_be_light(second)).text == name
+
+
 @given(st.lists(st.integers(0, 255), min_size=1, max_size=300), st.floats(0, 100))
 def test_the_histogram_percentile_is_numpys_to_the_last_bit(values, q):
     # The line finder's thresholds come from it: a different rounding would move them.
