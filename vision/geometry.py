@@ -59,6 +59,15 @@ def card_height(quad: np.ndarray) -> float:
     return float((np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2)
 
 
+def card_share(quad: np.ndarray) -> float:
+    """The height of a card as wide as ``quad`` (printed order), as a share of ``quad``'s
+    height: 1 for a card's proportions (63:88), less for an outline taller than its card
+    (a strip of table taken in), more for one shorter (an end of the card cut off)."""
+    q = np.asarray(quad, dtype=np.float64)
+    width = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    return float(width / CARD_ASPECT / max(card_height(q), 1.0))
+
+
 def area(quad: np.ndarray) -> float:
     return float(abs(cv2.contourArea(np.asarray(quad, dtype=np.float32))))
 

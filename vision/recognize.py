@@ -30,7 +30,7 @@ from vision.card_judge import Kind, judge_all, part_of_a_card
 from vision.energy_type import settled_by_colour
 from vision.finder import FinderConfig, find_cards, fine_copy, finish_cards
 from vision.finding.quads import side_lengths
-from vision.geometry import card_height, overlap, portrait, region_quad, rotation_of, turn_180
+from vision.geometry import card_height, card_share, overlap, portrait, region_quad, rotation_of, turn_180
 from vision.hit_points import read_hit_points
 from vision.identity import is_close_up, printing, read_number
 from vision.layout import lean as layout_lean
@@ -107,6 +107,18 @@ SIMILARITY_WEIGHT = 0.03
 #: deck name they named the same (1.4% less CPU), within 45, 2 fewer: not worth a rule.
 TOP_SHIFT = 0.1
 SHIFTED_READS = 2
+#: An outline whose height is further than this share from a card's of its width
+#: (``vision.geometry.card_share``) has an end off the card's: past it (the mat or a
+#: neighbour taken in) or short of it (the art box's top taken for the card's, the title
+#: cut off). When the look past its top names nothing, the title of the card its bottom
+#: end and its width make is read (``SHIFTED_READS`` reads; at both ends when the lean is
+#: not sure). The tune split's misses this names (seed 0, 200-330 px: Blissey, Cacnea,
+#: Tatsugiri) were 9-13% off; the finder's outlines of the cards around them within 3%,
+#: and up to 7% for some it named. Tune seed 2, seven conditions (whole frames, Tesseract):
+#: 2,011 -> 2,015 named; holdout, every condition, 2,258 -> 2,264 of 2,625; no name wrong
+#: or lost on either. Read instead of the look past the top, it named as many in all on
+#: tune but lost 4 at 330-440 px.
+PROPORTION_SLACK = 0.05
 #: With deck lists, a card neither end names, outlined with a dark sleeve's rim
 #: (``vision.sleeves.sleeve_rim``), gets this many reads of each end of the card inside the
 #: sleeve (``vision.sleeves.card_in_sleeve``), the likelier first: the finder outlines the
@@ -287,6 +299,36 @@ def _named_in_sleeve(engine: LineReader, matcher: NameMatcher, frame: np.ndarray
     return None
 
 
+def _card_shaped(quad: np.ndarray) -> np.ndarray | None:
+    """The card whose bottom end and width are ``quad``'s (printed order), when ``quad``
+    is off a card's proportions by more than ``PROPORTION_SLACK``; else None."""
+    share = card_share(quad)
+    return None if abs(share - 1.0) <= PROPORTION_SLACK else region_quad(quad, 0.0, 1.0 - share, 1.0, 1.0)
+
+
+def _named_past_the_edge(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, hint: tuple[str, ...],
+                         ends: tuple[_End, _End], sure: bool) -> tuple[_End, NameMatch] | None:
+    """The last look at the title of a card neither of its ``ends`` (top, bottom) names:
+    the top's outline moved past its edge (``TOP_SHIFT``); then, when the outline is not
+    card-shaped, the card its bottom end makes (``_card_shaped``), from the other end too
+    unless the lean is ``sure``. The end the look named the card from, with its naming;
+    None when it named none. Its reads count only when they name the card."""
+    top, bottom = ends
+    beyond = _End(engine, frame, region_quad(top.quad, 0.0, -TOP_SHIFT, 1.0, 1.0 - TOP_SHIFT), top)
+    beyond.read(matcher, hint, SHIFTED_READS)
+    if beyond.named:
+        return top, beyond.match
+    for end in (top,) if sure else ends:
+        card = _card_shaped(end.quad)
+        if card is None:
+            return None  # both ends share one outline: card-shaped, neither end is off
+        look = _End(engine, frame, card)
+        look.read(matcher, hint, SHIFTED_READS)
+        if look.named:
+            return end, look.match
+    return None
+
+
 def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad: np.ndarray,
               hint: tuple[str, ...], lean: float) -> CardReading | None:
     """Name the card at ``quad`` (either way up; ``lean`` is the layout's, see
@@ -319,10 +361,10 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
     if sleeved is not None:
         top, match = sleeved
     elif last_looks:
-        beyond = _End(engine, frame, region_quad(top.quad, 0.0, -TOP_SHIFT, 1.0, 1.0 - TOP_SHIFT), top)
-        beyond.read(matcher, hint, SHIFTED_READS)
-        if beyond.named:
-            match = beyond.match
+        looked = _named_past_the_edge(engine, matcher, frame, hint, (top, other if top is likely else likely),
+                                      lean >= SURE_LEAN)
+        if looked is not None:
+            top, match = looked
         elif learned_reader_available() and top.match.similarity >= LEARNED_SIMILARITY:
             learned = _End(learned_or(engine), frame, top.quad, top, title_row_reads)
             learned.read(matcher, hint, LEARNED_READS)

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.energy_type import ENERGY_COLOURS, energy_names, energy_type, from_8bit_lab, type_of_colour
-from vision.geometry import CARD_ASPECT, region_quad, warp
+from vision.geometry import card_share, region_quad, warp
 
 # The palette and the names of basic Energy live in ``vision.energy_type``; they are
 # still reached from here.
@@ -55,9 +55,7 @@ def _own_outline(quad: np.ndarray) -> list[tuple[np.ndarray, tuple[bool, ...]]]:
     """Where the card of ``quad`` may lie, each with the ends (True: its bottom) to look
     beyond. The finder may outline a card together with the strip tucked under it: an
     outline taller than a card is then the card at one end and the strip at the other."""
-    width = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
-    height = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
-    share = width / CARD_ASPECT / max(height, 1.0)  # of the outline, the card's own height
+    share = card_share(quad)  # of the outline, the card's own height
     if share > 1 - SHOWS[0] / 2:
         return [(quad, (True, False))]
     return [(region_quad(quad, 0, 0, 1, share), (True,)), (region_quad(quad, 0, 1 - share, 1, 1), (False,))]

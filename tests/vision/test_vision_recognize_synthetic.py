@@ -140,6 +140,26 @@ def test_an_outline_that_cuts_off_the_title_is_read_past_its_edge(monkeypatch, s
     np.testing.assert_allclose(reading.quad, cut)  # the outline found is what is reported
 
 
+@pytest.mark.parametrize("top, rotation", [(0.16, 90), (0.16, 270), (-0.12, 270)])
+def test_an_outline_off_a_cards_proportions_is_read_as_the_card_its_bottom_makes(monkeypatch, top, rotation):
+    # An outline whose top lies inside the card (the art box's top taken for the card's:
+    # the title cut off) or past it (the mat above taken in) is not card-shaped. With
+    # deck lists, when the look past its top names nothing, the reader reads the title
+    # of the card its bottom end and its width make; without that, the card goes unnamed.
+    deck = [("Greedent", "sv1-152"), ("Charmeleon", "sv3pt5-5"), ("Nest Ball", "sv1-181")]
+    style = replace(CLEAN, height_range=(280, 320), rotations=(rotation,))
+    sc = compose(generated_mat((1920, 1080), 1), [render_proxy("Greedent", None, "pokemon", seed=1)],
+                 style, seed=1)
+    card = sc.cards[0]
+    off = region_quad(card.quad, 0.0, top, 1.0, 1.0)
+    reading = Recognizer(NameMatcher(deck, deck)).read(sc.image, off)
+    assert reading is not None and reading.name == "Greedent"
+    assert reading.rotation == card.rotation
+    np.testing.assert_allclose(reading.quad, off)  # the outline found is what is reported
+    monkeypatch.setattr(vision.recognize, "PROPORTION_SLACK", 1.0)
+    assert Recognizer(NameMatcher(deck, deck)).read(sc.image, off).name is None
+
+
 def test_a_card_named_by_its_glyphs_alone_is_kept():
     # Tesseract at times gives a line's glyphs (with their runners-up) but no text; when
     # those glyphs name a deck card, the card is there, not an outline without letters.
