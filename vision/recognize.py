@@ -361,8 +361,8 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
     if sleeved is not None:
         top, match = sleeved
     elif last_looks:
-        looked = _named_past_the_edge(engine, matcher, frame, hint, (top, other if top is likely else likely),
-                                      lean >= SURE_LEAN)
+        bottom = other if top is likely else likely
+        looked = _named_past_the_edge(engine, matcher, frame, hint, (top, bottom), lean >= SURE_LEAN)
         if looked is not None:
             top, match = looked
         elif learned_reader_available() and top.match.similarity >= LEARNED_SIMILARITY:
