@@ -263,6 +263,8 @@ class Broadcast:
             if pending is None or pending:
                 continue
             await wake.wait()
+            if drops != self._drops:
+                return  # dropped: like a lost connection, it carries nothing sent since
             pending = self.since(after)
             if pending == [] and not self.closed and drops == self._drops:
                 yield b": keep-alive\n\n"
