@@ -266,5 +266,5 @@ class Broadcast:
             if drops != self._drops:
                 return  # dropped: like a lost connection, it carries nothing sent since
             pending = self.since(after)
-            if pending == [] and not self.closed and drops == self._drops:
+            if pending == [] and not self.closed:
                 yield b": keep-alive\n\n"
