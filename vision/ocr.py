@@ -76,11 +76,12 @@ DARK_BAR = 0.45
 #: Pokémon window, and a blurred "Evolves from" line glues into one long light blob: either
 #: holds more letter width than the white title (tune split, 200-260 px, the finder's
 #: outlines: Maschiff and Toxicroak ex, read by their true outlines, read as nothing). With
-#: two rows, ``bench.vision.conditions --readers tesseract``, whole frames: tune seed 1
-#: (four conditions) 1,239 -> 1,240 named, seed 2 (seven) the same 2,011; holdout, every
-#: condition, 2,254 -> 2,258 of 2,625, no name wrong or lost. (Also taking a row where
-#: ``find_lines`` finds none, its fullest capital-high band lying between two rows, named
-#: 5 fewer on tune seed 2: more rows read crowd the ones that name out of the budget.)
+#: two rows, ``bench.vision.conditions --readers tesseract``, whole frames: tune seed 2
+#: (motion blur, zone outlines) the same 520 named; holdout, every condition, 2,254 ->
+#: 2,258 of 2,625, no name wrong or lost. (Also taking a row where ``find_lines`` finds
+#: none, its fullest capital-high band lying between two rows, named 5 fewer on tune seed
+#: 2, and one wrong more on the holdout: more rows read crowd the ones that name out of
+#: the budget.)
 LIGHT_ROWS = 2
 
 #: Blur undone before a third read (Wiener deconvolution of a Gaussian blur of this
