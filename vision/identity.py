@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision import text_detect
-from vision.geometry import warp_region
+from vision.geometry import card_height, warp_region
 from vision.ocr import LineRead, LineReader
 
 #: The bottom strip holding the regulation mark, the set badge and the collector number
@@ -96,8 +96,7 @@ def read_number(engine: LineReader, frame: np.ndarray, quad: np.ndarray) -> str 
     """The collector number printed on the card at ``quad`` (upright), or None (also for
     a card under ``MIN_CARD_PX`` tall, whose number no reader made out; in a close-up,
     see ``CLOSE_UP``, under ``CLOSE_UP_MIN_PX``)."""
-    left, right = np.linalg.norm(quad[3] - quad[0]), np.linalg.norm(quad[2] - quad[1])
-    height = (left + right) / 2
+    height = card_height(quad)
     close_up = is_close_up(frame, height)
     if height < (CLOSE_UP_MIN_PX if close_up else MIN_CARD_PX):
         return None
