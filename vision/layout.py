@@ -13,7 +13,7 @@ top:
 
 Their sum, the *lean*, is a cheap first guess at the way up. It is wrong mostly on
 full-art cards, where the picture covers the whole card; the card's name, once read,
-always overrules it (see ``vision.recognize``).
+always overrules it (see ``vision.card_reading``).
 """
 
 from __future__ import annotations

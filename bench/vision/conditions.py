@@ -49,10 +49,11 @@ from rapidfuzz import fuzz, process  # noqa: E402
 
 from bench.vision import evalset  # noqa: E402
 from vision.card_judge import Kind, judge_all  # noqa: E402
+from vision.card_reading import CardReading  # noqa: E402
 from vision.finder import find_cards  # noqa: E402
 from vision.geometry import iou, overlap, portrait  # noqa: E402
 from vision.names import NameMatcher  # noqa: E402
-from vision.recognize import CardReading, Recognizer, line_reader  # noqa: E402
+from vision.recognize import Recognizer, line_reader  # noqa: E402
 from vision.synthetic import PlacedCard, Scene, SceneStyle, compose, load_face  # noqa: E402
 
 #: An outline found for a card when it overlaps the card's true outline this much.

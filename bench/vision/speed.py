@@ -41,6 +41,7 @@ os.environ["OMP_THREAD_LIMIT"] = "1"
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+import vision.card_reading as card_reading  # noqa: E402
 import vision.recognize as recognize  # noqa: E402
 from bench.vision import evalset  # noqa: E402
 from vision.names import NameMatcher  # noqa: E402
@@ -55,12 +56,12 @@ STAGES: tuple[tuple[object, str, str], ...] = (
     (recognize, "judge_all", "judge_all"),
     (recognize, "layout_lean", "layout lean"),
     (recognize, "read_card", "read_card"),
-    (recognize, "title_band", "  of which title bands"),
+    (card_reading, "title_band", "  of which title bands"),
     (Tesseract, "read_line", "  of which Tesseract reads"),
     (PPOCR, "read_line", "  of which PP-OCR reads"),
     (NameMatcher, "add", "  of which name matching"),
-    (recognize, "settled", "  of which tie reads (HP, subtitle)"),
-    (recognize, "read_number", "  of which collector numbers"),
+    (card_reading, "settled", "  of which tie reads (HP, subtitle)"),
+    (card_reading, "read_number", "  of which collector numbers"),
     (TextFinder, "explain", "TextFinder.explain"),
 )
 

@@ -12,7 +12,7 @@ from shared_data import needs_shared
 from vision_scenes import NAMES, scene
 
 from bench.vision import conditions, evalset
-from vision.recognize import CardReading
+from vision.card_reading import CardReading
 
 
 def _reading(card, name: str | None, shift: float = 0.0) -> CardReading:

@@ -25,9 +25,10 @@ from vision.card_judge import (
     skew,
     smaller_than_the_table,
 )
+from vision.card_reading import CardReading, face_down
 from vision.decoys import BACK, DECOY_KINDS, card_back, decoy
 from vision.names import NameMatcher
-from vision.recognize import CardReading, Recognizer, _whole_cards, face_down
+from vision.recognize import Recognizer, _whole_cards
 from vision.synthetic import SceneStyle, compose, generated_mat, render_proxy
 
 #: A plain table: the judge is about what lies there, not about hard pictures.

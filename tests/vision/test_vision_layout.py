@@ -5,11 +5,12 @@ import pytest
 from vision_scenes import CountingTesseract
 
 import vision.recognize
+from vision.card_reading import MAX_READS, SHIFTED_READS, SURE_LEAN, SURE_READS
 from vision.geometry import turn_180
 from vision.layout import lean
 from vision.names import NameMatcher
 from vision.ocr import Tesseract
-from vision.recognize import MAX_READS, SHIFTED_READS, SURE_LEAN, SURE_READS, Recognizer
+from vision.recognize import Recognizer
 from vision.synthetic import SceneStyle, compose, generated_mat, render_proxy
 
 STILL = SceneStyle(height_range=(240, 300), rotations=(0, 90, 180, 270), max_tilt_deg=8,

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from vision.card_reading import MAX_READS, SURE_LEAN, read_card
 from vision.hit_points import read_hit_points
 from vision.names import NameMatcher
 from vision.ocr import (
@@ -30,7 +31,6 @@ from vision.ocr import (
 )
 from vision.pp_ocr import PPOCR
 from vision.pp_ocr import available as learned_reader_available
-from vision.recognize import MAX_READS, SURE_LEAN, read_card
 from vision.sleeves import card_in_sleeve, sleeve_rim
 from vision.synthetic import load_face, render_proxy
 

@@ -2,9 +2,9 @@
 
 import numpy as np
 
+from vision.card_reading import LEARNED_READS, SURE_LEAN, read_card
 from vision.names import NameMatcher
 from vision.ocr import Glyph, LineRead
-from vision.recognize import LEARNED_READS, SURE_LEAN, read_card
 
 #: A name and its suffixed twin print the same title (the "ex" is a logo): a title read
 #: well is a tie, unnamed, but close to a deck name. No HP is known to settle it.
@@ -84,12 +84,12 @@ def test_a_name_only_just_sure_that_its_hp_corner_refutes_is_left_unsure(monkeyp
     # "Pemny" names Penny only just; the HP corner reads 70 (Riolu's): a Trainer prints no
     # HP, so the card is left unsure rather than named wrongly. One HP read, however many
     # title reads follow.
-    import vision.recognize
+    import vision.card_reading
 
     deck = [("Penny", "sv1-183"), ("Riolu", "sv1-113"), ("Skwovet", "sv1-151")]
     matcher = NameMatcher(deck, deck, hit_points={"Riolu": {70}, "Skwovet": {60}})
     engine = Scripted("Pemny", "70", "Pemny")
-    monkeypatch.setattr(vision.recognize, "learned_or", lambda fallback: fallback)
+    monkeypatch.setattr(vision.card_reading, "learned_or", lambda fallback: fallback)
     reading = read_card(engine, matcher, FRAME, QUAD, (), SURE_LEAN)
     assert reading is not None and reading.name is None
     # Where the corner shows no figure, the name stands.
@@ -100,11 +100,11 @@ def test_a_name_only_just_sure_that_its_hp_corner_refutes_is_left_unsure(monkeyp
 
 def _learned_reader(monkeypatch, *texts: str) -> Scripted:
     """The learned reader (PP-OCR) replaced by one reading ``texts``."""
-    import vision.recognize
+    import vision.card_reading
 
     learned = Scripted(*texts)
-    monkeypatch.setattr(vision.recognize, "learned_or", lambda fallback: learned)
-    monkeypatch.setattr(vision.recognize, "learned_reader_available", lambda: True)
+    monkeypatch.setattr(vision.card_reading, "learned_or", lambda fallback: learned)
+    monkeypatch.setattr(vision.card_reading, "learned_reader_available", lambda: True)
     return learned
 
 

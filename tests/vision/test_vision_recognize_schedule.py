@@ -11,13 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from vision_scenes import NAMES, scene
 
+import vision.card_reading
 import vision.recognize
 from vision.card_judge import Kind, judge_all
+from vision.card_reading import SURE_LEAN, read_card
 from vision.finder import find_cards, fine_copy, finish_cards
 from vision.layout import lean as layout_lean
 from vision.names import NameMatcher
 from vision.ocr import Glyph, LineRead
-from vision.recognize import SURE_LEAN, _JudgedAhead, finish_and_judge, judged, read_card
+from vision.recognize import _JudgedAhead, finish_and_judge, judged
 
 SCENE = scene(NAMES[:5], seed=11)
 
@@ -117,15 +119,15 @@ def test_the_learned_look_reads_the_band_its_end_straightened(monkeypatch):
     # A card only the learned reader names: its likelier end's band is straightened once,
     # for Tesseract's reads and the learned reader's alike (~1.6 ms a band).
     straightened: list[bytes] = []
-    title_band = vision.recognize.title_band
+    title_band = vision.card_reading.title_band
 
     def counted(frame, quad):
         straightened.append(np.asarray(quad, np.float32).tobytes())
         return title_band(frame, quad)
 
-    monkeypatch.setattr(vision.recognize, "title_band", counted)
-    monkeypatch.setattr(vision.recognize, "learned_or", lambda fallback: _Scripted("Pikachu"))
-    monkeypatch.setattr(vision.recognize, "learned_reader_available", lambda: True)
+    monkeypatch.setattr(vision.card_reading, "title_band", counted)
+    monkeypatch.setattr(vision.card_reading, "learned_or", lambda fallback: _Scripted("Pikachu"))
+    monkeypatch.setattr(vision.card_reading, "learned_reader_available", lambda: True)
     deck = [("Pikachu", "sv4pt5-131"), ("Arven", "sv1-166")]
     frame = np.full((1080, 1920, 3), 200, np.uint8)
     quad = np.float32([[800, 300], [1050, 300], [1050, 650], [800, 650]])

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from vision_scenes import CLEAN, NAMES, CountingTesseract, scene
 
-import vision.recognize
+import vision.card_reading
 from vision.geometry import iou, region_quad
 from vision.names import NameMatcher
 from vision.ocr import Glyph, LineRead, Tesseract
@@ -113,7 +113,7 @@ def test_a_tie_the_hp_can_settle_gets_its_hp_read_at_once(monkeypatch):
     # read right after the title read that shows the tie, not after the title's other
     # crops (five and six OCR calls a card before, two now). The HP's reader is the
     # title's here, so that one engine counts both.
-    monkeypatch.setattr(vision.recognize, "learned_or", lambda engine: engine)
+    monkeypatch.setattr(vision.card_reading, "learned_or", lambda engine: engine)
     sc = _oinkologne_pair()
     for card in sc.cards:
         engine = CountingTesseract()
@@ -122,12 +122,12 @@ def test_a_tie_the_hp_can_settle_gets_its_hp_read_at_once(monkeypatch):
         assert engine.calls == 2  # the title, then the HP
 
 
-@pytest.mark.parametrize("shifted_reads, named", [(vision.recognize.SHIFTED_READS, "Greedent"), (0, None)])
+@pytest.mark.parametrize("shifted_reads, named", [(vision.card_reading.SHIFTED_READS, "Greedent"), (0, None)])
 def test_an_outline_that_cuts_off_the_title_is_read_past_its_edge(monkeypatch, shifted_reads, named):
     # The finder may take a line inside the card (the art box's edge) for its top, with
     # the title just outside the outline: with deck lists the reader looks past the edge
     # before it gives up (and without that look, the card goes unnamed).
-    monkeypatch.setattr(vision.recognize, "SHIFTED_READS", shifted_reads)
+    monkeypatch.setattr(vision.card_reading, "SHIFTED_READS", shifted_reads)
     deck = [("Greedent", "sv1-152"), ("Charmeleon", "sv3pt5-5"), ("Nest Ball", "sv1-181")]
     style = replace(CLEAN, height_range=(280, 320), rotations=(0, 90, 180, 270))
     sc = compose(generated_mat((1920, 1080), 1), [render_proxy("Greedent", None, "pokemon", seed=1)],
@@ -156,7 +156,7 @@ def test_an_outline_off_a_cards_proportions_is_read_as_the_card_its_bottom_makes
     assert reading is not None and reading.name == "Greedent"
     assert reading.rotation == card.rotation
     np.testing.assert_allclose(reading.quad, off)  # the outline found is what is reported
-    monkeypatch.setattr(vision.recognize, "PROPORTION_SLACK", 1.0)
+    monkeypatch.setattr(vision.card_reading, "PROPORTION_SLACK", 1.0)
     assert Recognizer(NameMatcher(deck, deck)).read(sc.image, off).name is None
 
 

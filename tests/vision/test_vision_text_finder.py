@@ -231,8 +231,8 @@ def test_a_guess_from_a_part_of_a_photos_card_gives_way_to_the_card_its_title_fi
     a Pokémon: named only just, that guess explains nothing, and the card found by its
     title takes its place; named surely, it explains its frame, unless it is a close-up
     (an outline 0.4 of the picture tall or more), which is searched by its titles anyway."""
+    from vision.card_reading import CardReading
     from vision.names import ACCEPT
-    from vision.recognize import CardReading
 
     recognizer = Recognizer(NameMatcher([*NAMES, ("Jacq", "sv1-175")]), hit_points_of=lambda n: set())
     photo = scaled(filling_photo(render_proxy("Jacq", seed=6, kind="trainer"), seed=3), 600)
@@ -355,10 +355,10 @@ def test_a_binder_page_gives_its_nine_cards_and_nothing_else(recognizer):
 def test_a_small_card_on_a_table_frame_is_read_again_upscaled(monkeypatch):
     """A 150 px card, upside down and a little blurred, on a 1920×1080 table: the outline
     finder finds it but its title reads nothing; its surroundings upscaled name it."""
-    import vision.recognize
+    import vision.card_reading
 
     # Without the learned reader's whole-row look at the outline's title (which names it).
-    monkeypatch.setattr(vision.recognize, "LEARNED_SIMILARITY", float("inf"))
+    monkeypatch.setattr(vision.card_reading, "LEARNED_SIMILARITY", float("inf"))
     deck = NameMatcher(NAMES, NAMES)
     name, card_id = "Kirlia", "sv1-85"
     style = replace(CLEAN, height_range=(150, 150), blur=(0.5, 0.8), noise=(1, 3), sleeves=0.5,
