@@ -56,8 +56,7 @@ from vision.names import NameMatcher  # noqa: E402
 from vision.recognize import Recognizer, line_reader  # noqa: E402
 from vision.synthetic import PlacedCard, Scene, SceneStyle, compose, load_face  # noqa: E402
 
-#: An outline found for a card when it overlaps the card's true outline this much.
-FOUND_IOU = 0.6
+FOUND_IOU = evalset.FOUND_IOU
 #: What every condition starts from: a camera within 5° of overhead, cards of one frame
 #: at one height, some touching, a little sensor noise, lossless.
 BASE = SceneStyle(same_size=True, max_tilt_deg=5.0, touching=0.2, sleeves=0.0, glare=0.0,

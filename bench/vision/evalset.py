@@ -31,6 +31,8 @@ T = TypeVar("T")
 
 #: The card heights in pixels that figures are given by: a 1080p webcam over a playmat.
 BANDS = ((200, 260), (260, 330), (330, 440))
+#: An outline found for a card when it overlaps the card's true outline this much.
+FOUND_IOU = 0.6
 
 
 def benchmark_options() -> argparse.ArgumentParser:

@@ -7,7 +7,10 @@ each. Finding and tracking are measured on one core (the process pinned to it); 
 ``recognize`` figure uses both cores, as the command does (cards are read by the caller and
 a second reader process, and the finder's segment detector runs beside the rest of finding). The accuracy part
 needs ../shared/vision-eval and is skipped without it; it lays each split's cards on that split's
-mats (``evalset.MATS``). Figures by table condition: ``bench.vision.conditions``; where
+mats (``evalset.MATS``). Per height band: the cards named right, unknown and wrong, the
+way up among those found, and "not a card": the share of the outlines ``recognize``
+reported (faces and backs) with no card under them (IoU under ``evalset.FOUND_IOU``).
+Figures by table condition: ``bench.vision.conditions``; where
 ``recognize``'s time goes, stage by stage: ``bench.vision.speed``.
 """
 
@@ -112,6 +115,7 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
     for lo, hi in evalset.BANDS:
         per_frame = 10 if hi <= 330 else 7
         stats = {"deck": [0, 0, 0, 0, 0], "none": [0, 0, 0, 0, 0]}  # n, right, null, wrong, rot
+        reported = {"deck": [0, 0], "none": [0, 0]}  # outlines reported, of which on no card
         missed = {"deck": 0, "none": 0}
         for scene, chosen in evalset.frames(split, frames, (lo, hi), per_frame=per_frame,
                                             seed=lo, mats_of_split=True):
@@ -127,11 +131,14 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
                     first = (time.perf_counter() - t) * 1000
                     times.setdefault(per_frame, []).append(first)
                     best_of.setdefault(per_frame, []).append(min([first] + _passes(rec, scene.image)))
+                reported[mode][0] += len(readings)
+                reported[mode][1] += sum(max(iou(r.quad, c.quad) for c in scene.cards) < evalset.FOUND_IOU
+                                       for r in readings)
                 for card in scene.cards:
                     s = stats[mode]
                     s[0] += 1
                     best = max(readings, key=lambda r, c=card: iou(r.quad, c.quad), default=None)
-                    if best is None or iou(best.quad, card.quad) < 0.6:
+                    if best is None or iou(best.quad, card.quad) < evalset.FOUND_IOU:
                         s[2] += 1
                         missed[mode] += 1
                         continue
@@ -157,14 +164,15 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
         for mode in ("deck", "none"):
             n, right, null, wrong, rot = stats[mode]
             found = n - missed[mode]
+            outlines, no_card = reported[mode]
             rows.append((f"{lo}-{hi}", mode, n, right / n, null / n, wrong / n,
-                         rot / max(1, found)))
+                         rot / max(1, found), no_card / max(1, outlines)))
         print(f"  {lo}-{hi} px: {stats['deck'][0]} cards, {missed['deck']} not found "
               "(no quad with IoU >= 0.6, or no title line seen on it)")
     print(f"  {'height':>9} {'decks':>5} {'cards':>5} {'right':>7} {'unknown':>8} "
-          f"{'wrong':>7} {'rot ok (found)':>15}")
-    for h, mode, n, a, u, w, r in rows:
-        print(f"  {h:>9} {mode:>5} {n:>5} {a:7.1%} {u:8.1%} {w:7.1%} {r:15.1%}")
+          f"{'wrong':>7} {'rot ok (found)':>15} {'not a card':>11}")
+    for h, mode, n, a, u, w, r, no_card in rows:
+        print(f"  {h:>9} {mode:>5} {n:>5} {a:7.1%} {u:8.1%} {w:7.1%} {r:15.1%} {no_card:11.1%}")
     for cards, ms in sorted(times.items(), reverse=True):
         print(f"recognize 1920x1080 (two cores), deck lists, {len(ms)} frames of {cards} cards: "
               f"median {statistics.median(ms):.0f} ms/frame (p90 {np.percentile(ms, 90):.0f}); "
