@@ -44,6 +44,16 @@ TITLE_BAND = (0.0, 0.0, 1.0, 0.2)
 BAND_CARD_PX = 600
 #: Height of a title's capitals, as a fraction of the card's height (SV layouts).
 CAP = 0.045
+#: A row of strokes is weighed by its letters' width, in full for a letter at least this
+#: share of ``CAP`` high (a title's lower-case letters are ~0.65 of it, its capitals and
+#: ascenders ~0.9), in proportion below: the small print under a Pokémon's title ("Evolves
+#: from ...", ~0.45 of a capital), which blur or a 600 px band glues into one long blob,
+#: otherwise outweighed the title, which was then read late or not at all (a holdout
+#: Hypno at 330-440 px, where this was found). Whole frames, Tesseract: tune seed 2, ten
+#: conditions, 8 more cards named, as many wrong; holdout, every condition, 2,264 ->
+#: 2,269 named, one wrong more (5 -> 6; PP-OCR 2,326 -> 2,331, 4 wrong). 0.7 was set from
+#: the letters' heights, not tuned.
+TITLE_LETTER = 0.7
 
 #: Where to search for a title line (card fractions x0, y0, x1, y1): the Pokémon row
 #: (right of the stage tag, left of the HP) and the Trainer row (under "Supporter").
@@ -275,8 +285,9 @@ class Line:
 
 def find_lines(grey: np.ndarray, light: bool = False, rows: int = 1) -> list[Line]:
     """Up to ``rows`` rows of letter-sized strokes in a window, the row with the most
-    letters first, each cropped and cleaned: its letters kept in grey (contrast
-    stretched), everything else white.
+    letters first (letters shorter than a title's weigh less: ``TITLE_LETTER``), each
+    cropped and cleaned: its letters kept in grey (contrast stretched), everything else
+    white.
 
     Strokes are what a black-hat (closing minus image) lifts: dark marks narrower than
     a capital. A 4 px opening removes the thin swoosh of the stage tag and art edges,
@@ -306,7 +317,7 @@ def find_lines(grey: np.ndarray, light: bool = False, rows: int = 1) -> list[Lin
     while letters and len(lines) < rows:
         profile = np.zeros(h)
         for _x, y, bw, bh, _ in letters:
-            profile[y:y + bh] += bw
+            profile[y:y + bh] += bw * min(1.0, bh / (TITLE_LETTER * cap))
         centre = int(np.argmax(np.convolve(profile, np.ones(int(cap)), "valid"))) + cap / 2
         row = sorted(b for b in letters if b[1] <= centre <= b[1] + b[3])
         if not row:

@@ -12,6 +12,8 @@ from vision.card_reading import MAX_READS, SURE_LEAN, read_card
 from vision.hit_points import read_hit_points
 from vision.names import NameMatcher
 from vision.ocr import (
+    BAND_CARD_PX,
+    CAP,
     DEBLUR_NOISE,
     DEBLUR_SIGMA,
     FIXED_POKEMON,
@@ -61,6 +63,28 @@ def test_a_longer_row_under_a_trainer_title_does_not_hide_it():
     assert "Katy" in texts[1]
     offered = [engine.read_line(image).text for image in list(title_images(band))[:MAX_READS]]
     assert sum("Katy" in text for text in offered) >= 1
+
+
+def _title_over_glued_small_print(title: str, print_width: int) -> np.ndarray:
+    """A Pokémon title window (grey, at ``BAND_CARD_PX``) holding a capital-high title
+    over a line of small print glued into one dark blob, ``print_width`` px long and under
+    half a capital high: "Evolves from ..." under a real title, blurred or upsampled."""
+    cap = CAP * BAND_CARD_PX
+    window = np.full((84, 267), 200, np.uint8)
+    scale = 1.2 * cap / cv2.getTextSize("H", cv2.FONT_HERSHEY_DUPLEX, 1.0, 5)[0][1]
+    cv2.putText(window, title, (40, 45), cv2.FONT_HERSHEY_DUPLEX, scale, 20, 5, cv2.LINE_AA)
+    cv2.rectangle(window, (25, 58), (25 + print_width, 58 + int(0.45 * cap)), 40, -1)
+    return window
+
+
+def test_a_title_is_found_over_a_longer_line_of_small_print():
+    """The glued small print, 1.6 times the title's letter width, holds more stroke
+    than the title but is half as high: the title's row comes first."""
+    lines = find_lines(_title_over_glued_small_print("Hypno", 160))
+    assert lines and Tesseract().read_line(lines[0].image).text == "Hypno"
+    # Twice the title's width, the small print is the longer row, and no row is found
+    # (its capital-high band lies between the two: see ``LIGHT_ROWS``).
+    assert not find_lines(_title_over_glued_small_print("Hypno", 200))
 
 
 def test_the_hp_figure_is_read_from_its_corner():
