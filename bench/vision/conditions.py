@@ -56,6 +56,7 @@ from vision.names import NameMatcher  # noqa: E402
 from vision.recognize import Recognizer, line_reader  # noqa: E402
 from vision.synthetic import PlacedCard, Scene, SceneStyle, compose, load_face  # noqa: E402
 
+#: An outline found for a card (``evalset.FOUND_IOU``, as ``bench.vision.run`` counts it).
 FOUND_IOU = evalset.FOUND_IOU
 #: What every condition starts from: a camera within 5° of overhead, cards of one frame
 #: at one height, some touching, a little sensor noise, lossless.

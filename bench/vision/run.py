@@ -132,8 +132,8 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
                     times.setdefault(per_frame, []).append(first)
                     best_of.setdefault(per_frame, []).append(min([first] + _passes(rec, scene.image)))
                 reported[mode][0] += len(readings)
-                reported[mode][1] += sum(max(iou(r.quad, c.quad) for c in scene.cards) < evalset.FOUND_IOU
-                                       for r in readings)
+                reported[mode][1] += sum(max((iou(r.quad, c.quad) for c in scene.cards), default=0.0)
+                                         < evalset.FOUND_IOU for r in readings)
                 for card in scene.cards:
                     s = stats[mode]
                     s[0] += 1
@@ -168,7 +168,7 @@ def accuracy(split: str, frames: int, all_cards: list[tuple[str, str]]) -> None:
             rows.append((f"{lo}-{hi}", mode, n, right / n, null / n, wrong / n,
                          rot / max(1, found), no_card / max(1, outlines)))
         print(f"  {lo}-{hi} px: {stats['deck'][0]} cards, {missed['deck']} not found "
-              "(no quad with IoU >= 0.6, or no title line seen on it)")
+              f"(no quad with IoU >= {evalset.FOUND_IOU}, or no title line seen on it)")
     print(f"  {'height':>9} {'decks':>5} {'cards':>5} {'right':>7} {'unknown':>8} "
           f"{'wrong':>7} {'rot ok (found)':>15} {'not a card':>11}")
     for h, mode, n, a, u, w, r, no_card in rows:
