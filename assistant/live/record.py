@@ -59,6 +59,18 @@ CREATE TABLE IF NOT EXISTS matches (
 """
 
 
+def _cut_short(db: sqlite3.Connection) -> bool:
+    """Whether ``db`` is a record whose making was cut short: an SQLite file with no
+    application id and no table (switching to WAL writes the file's header before the
+    record's first transaction commits). Holding nothing, it is no other program's data."""
+    try:
+        (app_id,) = db.execute("PRAGMA application_id").fetchone()
+        (tables,) = db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError:
+        return False  # ``Record._check`` says what is wrong with it
+    return app_id == 0 and tables == 0
+
+
 def default_record_path() -> Path:
     """Where games are kept unless a command names another file: ``$TABLE_ASSISTANT_HOME/games.sqlite``."""
     return home() / "games.sqlite"
@@ -124,17 +136,21 @@ class Record:
         except sqlite3.Error as error:
             raise RecordError(f"{self.path}: cannot open the game record ({error})") from None
         try:
-            if existed:
+            new = not existed or _cut_short(db)
+            if not new:
                 self._check(db)
             db.execute("PRAGMA journal_mode=WAL")
             # FULL: a commit is on disk before it returns, so an acknowledged event
             # survives a power cut too, not only a killed process.
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA busy_timeout=5000")
-            if not existed:
-                db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            db.executescript(SCHEMA)
+            if new:
+                # One transaction: a process killed while it makes the record leaves an
+                # SQLite file with nothing in it (``_cut_short``), made again on the next open.
+                db.executescript(f"BEGIN; PRAGMA application_id={APPLICATION_ID}; "
+                                 f"PRAGMA user_version={SCHEMA_VERSION}; {SCHEMA} COMMIT;")
+            else:
+                db.executescript(SCHEMA)
         except sqlite3.DatabaseError as error:
             db.close()
             raise self._damaged(str(error)) from None

@@ -161,6 +161,22 @@ def test_another_programs_database_is_not_taken_for_a_record(tmp_path: Path) -> 
         Record(path)
 
 
+def test_a_record_whose_making_was_cut_short_is_made_again(tmp_path: Path) -> None:
+    """Killed after SQLite wrote the file's header (WAL mode) and before the record's
+    first commit, the file holds nothing: the next open makes the record in it."""
+    import sqlite3
+
+    path = tmp_path / "games.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.close()
+    assert path.stat().st_size > 0
+    with Record(path) as record:
+        game = record.new_game("sv", {})
+    with Record(path) as record:
+        assert [summary.id for summary in record.games()] == [game]
+
+
 def test_a_record_under_a_file_is_a_clear_error(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
