@@ -59,10 +59,11 @@ CREATE TABLE IF NOT EXISTS matches (
 """
 
 
-def _cut_short(db: sqlite3.Connection) -> bool:
-    """Whether ``db`` is a record whose making was cut short: an SQLite file with no
-    application id and no table (switching to WAL writes the file's header before the
-    record's first transaction commits). Holding nothing, it is no other program's data."""
+def _holds_nothing(db: sqlite3.Connection) -> bool:
+    """Whether ``db`` is a record to make: a new file, or one whose making was cut short,
+    an SQLite file with no application id and no table (switching to WAL writes the file's
+    header before the record's first transaction commits). Holding nothing, it is no other
+    program's data."""
     try:
         (app_id,) = db.execute("PRAGMA application_id").fetchone()
         (tables,) = db.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -130,13 +131,12 @@ class Record:
     # -- opening ---------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
-        existed = self.path.exists() and self.path.stat().st_size > 0
         try:
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         except sqlite3.Error as error:
             raise RecordError(f"{self.path}: cannot open the game record ({error})") from None
         try:
-            new = not existed or _cut_short(db)
+            new = _holds_nothing(db)
             if not new:
                 self._check(db)
             db.execute("PRAGMA journal_mode=WAL")
@@ -146,7 +146,7 @@ class Record:
             db.execute("PRAGMA busy_timeout=5000")
             if new:
                 # One transaction: a process killed while it makes the record leaves an
-                # SQLite file with nothing in it (``_cut_short``), made again on the next open.
+                # SQLite file with nothing in it, made again on the next open.
                 db.executescript(f"BEGIN; PRAGMA application_id={APPLICATION_ID}; "
                                  f"PRAGMA user_version={SCHEMA_VERSION}; {SCHEMA} COMMIT;")
             else:
