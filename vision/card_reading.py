@@ -16,16 +16,18 @@ or the end whose reads came clearly closer to a name): the finder may have taken
 inside the card (the art box's edge) for its top and cut the title off. Not when a title
 was read clearly: then the names tie, wherever it is read from. Last, the learned reader
 reads that end's title row whole (``LEARNED_READS``): blur can fade a white title into its
-dark bar, or glue its letters, past what the line search finds.
+dark bar, or glue its letters, past what the line search finds. A frame's blur, when the
+frame has one (``vision.blur``), is undone around the card before any of it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from vision.blur import Blur, undone_around
 from vision.energy_type import settled_by_colour
 from vision.geometry import card_share, portrait, region_quad, rotation_of, turn_180
 from vision.hit_points import read_hit_points
@@ -309,10 +311,15 @@ def _named_past_the_edge(engine: LineReader, matcher: NameMatcher, frame: np.nda
 
 
 def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad: np.ndarray,
-              hint: tuple[str, ...], lean: float) -> CardReading | None:
+              hint: tuple[str, ...], lean: float, blur: Blur | None = None) -> CardReading | None:
     """Name the card at ``quad`` (either way up; ``lean`` is the layout's, see
     ``vision.layout``) and turn ``quad`` upright. None when neither end has a line of
-    letters: not a card, or not one to read."""
+    letters: not a card, or not one to read. ``blur``: the frame's (``vision.blur``),
+    undone around the card first."""
+    if blur is not None:
+        near, corner = undone_around(frame, quad, blur)
+        reading = read_card(engine, matcher, near, quad - corner, hint, lean)
+        return None if reading is None else replace(reading, quad=reading.quad + corner)
     likely, other = _End(engine, frame, quad), _End(engine, frame, turn_180(quad))
     if lean < 0:
         likely, other, lean = other, likely, -lean

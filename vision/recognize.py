@@ -9,6 +9,8 @@ from collections.abc import Callable, Collection, Sequence
 
 import numpy as np
 
+from vision.blur import Blur
+from vision.blur import estimate as estimate_blur
 from vision.card_judge import Kind, judge_all, part_of_a_card
 from vision.card_reading import CardReading, face_down, identified, read_card
 from vision.finder import FinderConfig, find_cards, fine_copy, finish_cards
@@ -183,12 +185,13 @@ class Recognizer:
         return judged(frame, find_cards(frame, self.finder))[0]
 
     def read(self, frame: np.ndarray, quad: np.ndarray, hint: tuple[str, ...] = (),
-             engine: LineReader | None = None) -> CardReading | None:
+             engine: LineReader | None = None, blur: Blur | None = None) -> CardReading | None:
         """Name the card at ``quad`` (either way up) and turn ``quad`` upright. None when
         neither end has a line of letters: not a card, or not one to read. ``engine``:
-        another line reader than the recognizer's own (the tracker's second opinion)."""
+        another line reader than the recognizer's own (the tracker's second opinion);
+        ``blur``: the frame's (``vision.blur.estimate``), undone around the card first."""
         quad = np.asarray(quad, dtype=np.float32)
-        return read_card(engine or self.engine, self.matcher, frame, quad, hint, layout_lean(frame, quad))
+        return read_card(engine or self.engine, self.matcher, frame, quad, hint, layout_lean(frame, quad), blur)
 
     def recognize(self, frame: np.ndarray, hint: tuple[str, ...] = ()) -> list[CardReading]:
         """The cards of ``frame``, found by their outlines; when those leave the frame
@@ -220,7 +223,8 @@ class Recognizer:
         """The cards the finder outlines, read (on two cores: see ``SECOND_READER``)."""
         if not SECOND_READER:
             quads, backs = judged(frame, [np.asarray(q, dtype=np.float32) for q in find_cards(frame, self.finder)])
-            return [r for q in quads if (r := self.read(frame, q, hint)) is not None] + backs
+            blur = estimate_blur(frame, quads)
+            return [r for q in quads if (r := self.read(frame, q, hint, blur=blur)) is not None] + backs
         with second_reader(type(self.engine)).sharing(frame) as share:
             ahead = _JudgedAhead(share, self.finder)
             quads, leans, backs = ahead.judged(frame, [np.asarray(q, dtype=np.float32)
@@ -230,8 +234,9 @@ class Recognizer:
             # busy after the other had finished (holdout frames: 126 -> 100 ms median for
             # the reading on two cores). The results keep the finder's order.
             first = sorted(range(len(quads)), key=lambda i: abs(leans[i]))
+            blur = estimate_blur(frame, quads)
             # The card database stays with the second reader; only the deck lists change.
-            done = share.read_all([(quads[i], hint, leans[i]) for i in first], self.matcher, self.engine,
+            done = share.read_all([(quads[i], hint, leans[i], blur) for i in first], self.matcher, self.engine,
                                   keep=(self.matcher.all,))
         by_index = dict(zip(first, done, strict=True))
         return [r for i in range(len(quads)) if (r := by_index[i]) is not None] + backs

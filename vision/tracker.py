@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.blur import Blur
+from vision.blur import estimate as estimate_blur
 from vision.geometry import iou, overlap, rotation_of, warp
 from vision.ocr import LineReader, Tesseract
 from vision.pp_ocr import PPOCR
@@ -224,6 +226,8 @@ class Tracker:
         self.searches = 0
         self._reference: np.ndarray | None = None
         self._since_search = 0
+        self._blur: tuple[int, Blur | None] | None = None  # (frame index, its blur)
+        self._cards_seen: list[np.ndarray] = []  # the frame's cards, its blur told from them
 
     def update(self, frame: np.ndarray, hint: tuple[str, ...] = ()) -> list[TrackedCard]:
         thumb = _thumbnail(frame)
@@ -242,6 +246,7 @@ class Tracker:
 
     def _hold(self, frame: np.ndarray, hint: tuple[str, ...]) -> None:
         """A frame where nothing moved: tracks stay where they are."""
+        self._cards_seen = [track.quad for track in self.tracks if not track.missing]
         for track in self.tracks:
             if track.missing:
                 track.missing += 1
@@ -251,6 +256,7 @@ class Tracker:
 
     def _search(self, frame: np.ndarray, hint: tuple[str, ...]) -> None:
         quads = self.recognizer.find(frame)
+        self._cards_seen = quads
         matched: set[int] = set()
         seen: set[int] = set()
         pairs = sorted(((iou(t.quad, q), ti, qi) for ti, t in enumerate(self.tracks)
@@ -318,11 +324,18 @@ class Tracker:
         if not track.settled and track.reads < MAX_TRACK_READS:
             self._read(frame, track, hint)
 
+    def _blur_of(self, frame: np.ndarray) -> Blur | None:
+        """The blur of the frame being read (``vision.blur``), told from its cards once a
+        frame, when a card is read in it."""
+        if self._blur is None or self._blur[0] != self.frame_index:
+            self._blur = (self.frame_index, estimate_blur(frame, self._cards_seen))
+        return self._blur[1]
+
     def _read(self, frame: np.ndarray, track: Track, hint: tuple[str, ...]) -> None:
         self.ocr_calls += 1
         track.reads += 1
         other = self._other_reader() if track.reads % 2 == 0 else None
-        reading = self.recognizer.read(frame, track.quad, hint, engine=other)
+        reading = self.recognizer.read(frame, track.quad, hint, engine=other, blur=self._blur_of(frame))
         if reading is None:
             return
         if rotation_of(reading.quad) != rotation_of(track.quad):

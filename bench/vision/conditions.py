@@ -48,6 +48,7 @@ import numpy as np  # noqa: E402
 from rapidfuzz import fuzz, process  # noqa: E402
 
 from bench.vision import evalset  # noqa: E402
+from vision.blur import estimate as estimate_blur  # noqa: E402
 from vision.card_judge import Kind, judge_all  # noqa: E402
 from vision.card_reading import CardReading  # noqa: E402
 from vision.finder import find_cards  # noqa: E402
@@ -253,11 +254,13 @@ class FrameErrors:
 
 def measure_scene(recognizer: Recognizer, scene: Scene, row: Row, whole_frames: bool,
                   errors: FrameErrors | None = None) -> None:
-    """Read ``scene``'s cards from their true outlines, and the whole frame, into ``row``."""
+    """Read ``scene``'s cards from their true outlines (the frame's blur told from them, as
+    ``recognize`` tells it from the outlines it finds), and the whole frame, into ``row``."""
     start = time.perf_counter()
     outline_right = []
+    blur = estimate_blur(scene.image, [card.quad for card in scene.cards])
     for card in scene.cards:
-        reading = recognizer.read(scene.image, portrait(card.quad))
+        reading = recognizer.read(scene.image, portrait(card.quad), blur=blur)
         row.outlines += score_outline(reading, card)
         named = reading.name if reading is not None else None
         outline_right.append(named == card.name)

@@ -12,7 +12,9 @@ time is summed per frame:
   and of it, the CPU of the calling thread alone;
 - ``judge_all``: faces, backs and what is no card;
 - ``layout lean``: which end is likelier the top, per card;
-- ``read_card``: naming a card either way up, of which the title bands' straightening,
+- ``the frame's blur``: told from the cards found (``vision.blur.estimate``);
+- ``read_card``: naming a card either way up, of which undoing a blurred frame's blur
+  around the card (``vision.blur.undone_around``), the title bands' straightening,
   Tesseract's and PP-OCR's line reads, the name matching, the HP reads and the collector
   numbers (``vision.identity``: only of cards from ``MIN_CARD_PX`` tall whose name the
   deck lists hold in several printings);
@@ -55,7 +57,9 @@ STAGES: tuple[tuple[object, str, str], ...] = (
     (recognize, "find_cards", "find_cards"),
     (recognize, "judge_all", "judge_all"),
     (recognize, "layout_lean", "layout lean"),
+    (recognize, "estimate_blur", "the frame's blur"),
     (recognize, "read_card", "read_card"),
+    (card_reading, "undone_around", "  of which blur undone"),
     (card_reading, "title_band", "  of which title bands"),
     (Tesseract, "read_line", "  of which Tesseract reads"),
     (PPOCR, "read_line", "  of which PP-OCR reads"),

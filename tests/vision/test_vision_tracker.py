@@ -55,8 +55,8 @@ class _Counting:
         self.finds += 1
         return self.inner.find(frame)
 
-    def read(self, frame, quad, hint=(), engine=None):
-        return self.inner.read(frame, quad, hint, engine)
+    def read(self, frame, quad, hint=(), engine=None, blur=None):
+        return self.inner.read(frame, quad, hint, engine, blur)
 
 
 def test_ids_stay_and_names_settle(recognizer):
