@@ -105,13 +105,16 @@ def disc(radius: float) -> np.ndarray:
     return kernel / kernel.sum()
 
 
+@cache
 def _ring_mask() -> np.ndarray:
+    """The cepstrum's pixels at ``RING``'s distances from its origin."""
     half = TILE // 2
     yy, xx = np.mgrid[-half:half, -half:half]
     r = np.hypot(yy, xx)
     return (r >= RING[0]) & (r <= RING[1])
 
 
+@cache
 def _smooth_basis() -> np.ndarray:
     """An orthonormal basis of smooth radial trends over ``RING``'s cepstrum pixels: the
     sharp picture's hump, which a match must not take for a blur."""
@@ -123,8 +126,10 @@ def _smooth_basis() -> np.ndarray:
 
 
 def _cepstrum(power: np.ndarray) -> np.ndarray:
-    """The cepstrum of power spectra (..., TILE, TILE), origin in the middle."""
-    return np.fft.fftshift(np.fft.ifft2(np.log(power)).real, axes=(-2, -1))
+    """The cepstrum of power spectra (..., TILE, TILE // 2 + 1: the half a real
+    picture's spectrum needs), origin in the middle. A power spectrum is real and even,
+    so its log's inverse transform is real."""
+    return np.fft.fftshift(np.fft.irfft2(np.log(power), s=(TILE, TILE)), axes=(-2, -1))
 
 
 def _without_trend(cepstra: np.ndarray, basis: np.ndarray) -> np.ndarray:
@@ -143,7 +148,7 @@ def candidates() -> tuple[tuple[str, ...], tuple[np.ndarray, ...], np.ndarray]:
     padded = np.zeros((len(psfs), TILE, TILE), np.float32)
     for row, (_what, psf) in zip(padded, psfs, strict=True):
         row[:psf.shape[0], :psf.shape[1]] = psf
-    power = np.abs(np.fft.fft2(padded)) ** 2
+    power = np.abs(np.fft.rfft2(padded)) ** 2
     cepstra = _cepstrum(power + SPECTRUM_FLOOR)[:, _ring_mask()]
     return (tuple(what for what, _psf in psfs), tuple(psf for _what, psf in psfs),
             _without_trend(cepstra, _smooth_basis()))
@@ -184,7 +189,7 @@ def estimate(frame: np.ndarray, quads: list[np.ndarray]) -> Blur | None:
         tile = grey[y:y + TILE, x:x + TILE].astype(np.float32)
         spectrum = cv2.dft((tile - tile.mean()) * _window(), flags=cv2.DFT_COMPLEX_OUTPUT)
         power += cv2.magnitude(spectrum[..., 0], spectrum[..., 1]) ** 2
-    power /= len(corners)
+    power = power[:, :TILE // 2 + 1] / len(corners)
     # The floor keeps an empty frequency's log finite; it is far below any picture's power.
     seen = _without_trend(_cepstrum(power + 1e-3)[_ring_mask()][None], _smooth_basis())[0]
     descriptions, psfs, cepstra = candidates()
@@ -215,6 +220,8 @@ def undone_around(frame: np.ndarray, quad: np.ndarray, blur: Blur) -> tuple[np.n
     x1 = int(min(width, math.ceil(quad[:, 0].max() + margin)))
     y1 = int(min(height, math.ceil(quad[:, 1].max() + margin)))
     crop = frame[y0:y1, x0:x1]
+    if not crop.size:  # the card lies outside the frame: nothing of it to undo
+        return frame, np.float32([0, 0])
     # Mirrored edges: a deconvolution wraps around, and a cut edge would ring into the
     # card. Padded on to sizes the DFT is fast at.
     pad = 2 * max(blur.psf.shape)
