@@ -1,4 +1,5 @@
-"""The per-frame pipeline: find the cards, judge what each outline holds, read the faces
+"""The per-frame pipeline: find the cards, judge what each outline holds, tell the frame's
+blur from the faces (``vision.blur``), read the faces with it undone
 (``vision.card_reading``) on two cores, and search a frame the outlines leave
 unexplained for cards by their titles (``vision.text_finder``).
 """
