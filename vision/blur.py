@@ -139,9 +139,9 @@ def _without_trend(cepstra: np.ndarray, basis: np.ndarray) -> np.ndarray:
 
 
 @cache
-def candidates() -> tuple[tuple[str, ...], tuple[np.ndarray, ...], np.ndarray]:
-    """The candidate blurs: their descriptions, PSFs, and cepstra over ``RING`` (less the
-    smooth trend), one row each."""
+def candidates() -> tuple[tuple[str, ...], tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    """The candidate blurs: their descriptions, PSFs, cepstra over ``RING`` (less the
+    smooth trend, one row each), and each cepstrum's energy (its squared length)."""
     psfs: list[tuple[str, np.ndarray]] = [
         (f"a smear of {length} px at {180 * k / ANGLES:.1f}°", smear(length, math.pi * k / ANGLES))
         for length in SMEAR_LENGTHS for k in range(ANGLES)]
@@ -151,8 +151,9 @@ def candidates() -> tuple[tuple[str, ...], tuple[np.ndarray, ...], np.ndarray]:
         row[:psf.shape[0], :psf.shape[1]] = psf
     power = np.abs(np.fft.rfft2(padded)) ** 2
     cepstra = _cepstrum(power + SPECTRUM_FLOOR)[:, _ring_mask()]
-    return (tuple(what for what, _psf in psfs), tuple(psf for _what, psf in psfs),
-            _without_trend(cepstra, _smooth_basis()))
+    cepstra = _without_trend(cepstra, _smooth_basis())
+    return (tuple(what for what, _psf in psfs), tuple(psf for _what, psf in psfs), cepstra,
+            (cepstra ** 2).sum(axis=1))
 
 
 def _tile_corners(shape: tuple[int, ...], quads: list[np.ndarray]) -> list[tuple[int, int]]:
@@ -193,9 +194,9 @@ def estimate(frame: np.ndarray, quads: list[np.ndarray]) -> Blur | None:
     power = power[:, :TILE // 2 + 1] / len(corners)
     # The floor keeps an empty frequency's log finite; it is far below any picture's power.
     seen = _without_trend(_cepstrum(power + 1e-3)[_ring_mask()][None], _smooth_basis())[0]
-    descriptions, psfs, cepstra = candidates()
+    descriptions, psfs, cepstra, energies = candidates()
     along = cepstra @ seen
-    fits = along / (cepstra ** 2).sum(axis=1)
+    fits = along / energies
     # The best candidate explains most of what was seen: its projection's share.
     best = int(np.argmax(np.where(along > 0, along * fits, 0.0)))
     if along[best] <= 0 or fits[best] < MIN_FIT:
@@ -223,12 +224,9 @@ def undone_around(frame: np.ndarray, quad: np.ndarray, blur: Blur) -> tuple[np.n
     crop = frame[y0:y1, x0:x1]
     if not crop.size:  # the card lies outside the frame: nothing of it to undo
         return frame, np.float32([0, 0])
-    # Mirrored edges: a deconvolution wraps around, and a cut edge would ring into the
-    # card. Padded on to sizes the DFT is fast at.
     pad = 2 * max(blur.psf.shape)
-    rows, cols = (cv2.getOptimalDFTSize(n + 2 * pad) for n in crop.shape[:2])
-    padded = cv2.copyMakeBorder(crop, pad, rows - crop.shape[0] - pad, pad, cols - crop.shape[1] - pad,
-                                cv2.BORDER_REFLECT)
+    padded = padded_for_dft(crop, pad)
+    rows, cols = padded.shape[:2]
     gain = _wiener_gain(blur.psf, rows, cols)
     channels = [padded] if padded.ndim == 2 else cv2.split(padded)
     sharp = [cv2.idft(cv2.mulSpectrums(cv2.dft(c.astype(np.float32), flags=cv2.DFT_COMPLEX_OUTPUT), gain, 0),
@@ -236,6 +234,15 @@ def undone_around(frame: np.ndarray, quad: np.ndarray, blur: Blur) -> tuple[np.n
              for c in channels]
     out = sharp[0] if len(sharp) == 1 else cv2.merge(sharp)
     return np.clip(out, 0, 255).astype(np.uint8), np.float32([x0, y0])
+
+
+def padded_for_dft(image: np.ndarray, pad: int) -> np.ndarray:
+    """``image`` mirrored ``pad`` px out on every side, and on past its bottom and right
+    edges to sizes OpenCV's DFT is fast at. A deconvolution wraps around: a cut edge
+    would ring into the picture, a mirrored one does not."""
+    h, w = image.shape[:2]
+    rows, cols = cv2.getOptimalDFTSize(h + 2 * pad), cv2.getOptimalDFTSize(w + 2 * pad)
+    return cv2.copyMakeBorder(image, pad, rows - h - pad, pad, cols - w - pad, cv2.BORDER_REFLECT)
 
 
 def _wiener_gain(psf: np.ndarray, rows: int, cols: int) -> np.ndarray:

@@ -31,6 +31,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from vision.blur import padded_for_dft
 from vision.geometry import warp_region
 
 # Tesseract's OpenMP threads fight over the two cores with everything else; one thread
@@ -377,11 +378,10 @@ def _stretched(grey: np.ndarray) -> np.ndarray:
 
 def deblurred(grey: np.ndarray) -> np.ndarray:
     """``grey`` with a Gaussian blur of ``DEBLUR_SIGMA`` undone (Wiener deconvolution)."""
-    pad = int(3 * DEBLUR_SIGMA) + 2  # mirrored edges: no ringing from a wrapped border
+    pad = int(3 * DEBLUR_SIGMA) + 2
     h, w = grey.shape
-    height, width = cv2.getOptimalDFTSize(h + 2 * pad), cv2.getOptimalDFTSize(w + 2 * pad)
-    image = cv2.copyMakeBorder(grey.astype(np.float32), pad, height - h - pad, pad,
-                               width - w - pad, cv2.BORDER_REFLECT)
+    image = padded_for_dft(grey.astype(np.float32), pad)
+    height, width = image.shape
     # The spectrum packed as OpenCV keeps a real image's (half of it, "CCS"): ~5x faster
     # than the full complex one, and the gain, real and even, multiplies it in place.
     spectrum = cv2.dft(image)

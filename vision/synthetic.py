@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from vision.blur import smear
 from vision.geometry import card_height, rotation_of
 
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"),)
@@ -452,14 +453,7 @@ def _table_light(scene: Scene, frame: np.ndarray, style: SceneStyle,
                             [1 + cast / 2, 1.0, 1 - cast / 2])
     length = rng.uniform(*style.motion_blur)
     if length >= 1.5:
-        size = int(math.ceil(length)) | 1
-        kernel = np.zeros((size, size), np.float32)
-        angle = rng.uniform(0, math.pi)
-        half = (length - 1) / 2 * np.float32([math.cos(angle), math.sin(angle)])
-        mid = np.float32([size // 2, size // 2])
-        cv2.line(kernel, tuple(np.int32(np.round(mid - half))), tuple(np.int32(np.round(mid + half))),
-                 1.0, 1, cv2.LINE_AA)
-        frame = cv2.filter2D(frame, -1, kernel / kernel.sum())
+        frame = cv2.filter2D(frame, -1, smear(length, rng.uniform(0, math.pi)))
     radius = rng.uniform(*style.defocus)
     if radius >= 0.75:
         size = 2 * int(math.ceil(radius)) + 1
