@@ -36,6 +36,9 @@ class Candidates:
     #: The Pokémon types each deck name is printed with (none for a Trainer or an Energy):
     #: a name whose type the card's colour contradicts is not taken (``vision.type_colour``).
     types: dict[str, set[str]] = field(default_factory=dict)
+    #: The names of each deck name's attacks and Abilities: they name a card whose title
+    #: is hidden (``vision.attack_names``).
+    attacks: dict[str, set[str]] = field(default_factory=dict)
     #: False when a deck list could not be read (reported on stderr).
     ok: bool = True
     #: The card catalog the names came from, asked for one name's HP at a time.
@@ -46,7 +49,7 @@ class Candidates:
         command reads images)."""
         from vision.names import NameMatcher
 
-        return NameMatcher(self.cards, self.deck, self.hit_points, self.types)
+        return NameMatcher(self.cards, self.deck, self.hit_points, self.types, self.attacks)
 
     def printed_hit_points(self, name: str) -> set[int]:
         """Every HP ``name`` is printed with: when a photo's title reads as a name and its
@@ -99,6 +102,8 @@ def candidate_names(deck_files: list[str], err: TextIO) -> Candidates:
                     found.hit_points.setdefault(card.name, set()).add(card.hp)
                 if card is not None:
                     found.types.setdefault(card.name, set()).update(card.types)
+                    found.attacks.setdefault(card.name, set()).update(
+                        [attack.name for attack in card.attacks] + [ability.name for ability in card.abilities])
                 if card is not None and card.evolves_from:
                     found.evolutions.setdefault(card.evolves_from, set()).add(card.name)
     known = {name for name, _ in cards}

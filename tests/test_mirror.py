@@ -312,3 +312,17 @@ def test_vision_gets_the_hp_of_the_deck_cards() -> None:
     assert candidates.hit_points["Ralts"] and candidates.hit_points["Kirlia"]
     assert all(isinstance(hp, int) and hp > 0 for hps in candidates.hit_points.values() for hp in hps)
     assert "Basic Psychic Energy" not in candidates.hit_points
+
+
+def test_vision_gets_the_attack_names_of_the_deck_cards() -> None:
+    import io
+
+    from table_assistant.recognize_command import candidate_names
+
+    decks = [str(p) for p in embedded_deck_paths().values()]
+    matcher = candidate_names(decks, io.StringIO()).matcher()
+    # What names a Pokémon whose title a reflection hides: its attacks' and Abilities'
+    # names, as vision compares them with reads (lower case); a Trainer has none.
+    assert matcher.attacks["Raboot"] == {"combustion", "low sweep"}
+    assert matcher.attacks["Cinderace"] == {"explosiveness", "turbo flare"}
+    assert "Boss's Orders" not in matcher.attacks

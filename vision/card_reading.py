@@ -16,8 +16,10 @@ or the end whose reads came clearly closer to a name): the finder may have taken
 inside the card (the art box's edge) for its top and cut the title off. Not when a title
 was read clearly: then the names tie, wherever it is read from. Last, the learned reader
 reads that end's title row whole (``LEARNED_READS``): blur can fade a white title into its
-dark bar, or glue its letters, past what the line search finds. A frame's blur, when the
-frame has one (``vision.blur``), is undone around the card before any of it.
+dark bar, or glue its letters, past what the line search finds. A Pokémon still unnamed
+(its title under a reflection or a finger) is named by its attacks' names when the deck
+lists say which each name has (``vision.attack_names``). A frame's blur, when the frame
+has one (``vision.blur``), is undone around the card before any of it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from vision.attack_names import read_attacks
 from vision.blur import Blur, undone_around
 from vision.energy_type import settled_by_colour
 from vision.geometry import card_share, portrait, region_quad, rotation_of, turn_180
@@ -356,6 +359,12 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
             learned.read(matcher, hint, LEARNED_READS)
             if learned.named:
                 match = learned.match
+        if match.confidence < ACCEPT and learned_reader_available():
+            # The title hidden (a reflection, a finger): the attacks' names may name it.
+            by_attacks = refuted_by_colour(read_attacks(learned_or(engine), matcher, frame, top.quad),
+                                           matcher, frame, top.quad)
+            if by_attacks.confidence >= ACCEPT:
+                match = by_attacks
     return identified(engine, matcher, frame, top.quad, matcher.decide(match))
 
 

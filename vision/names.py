@@ -330,34 +330,40 @@ class NameMatcher:
     def __init__(self, cards: Sequence[tuple[str, str]],
                  deck: Sequence[tuple[str, str | None]] = (),
                  hit_points: Mapping[str, Iterable[int]] | None = None,
-                 types: Mapping[str, Iterable[str]] | None = None) -> None:
+                 types: Mapping[str, Iterable[str]] | None = None,
+                 attacks: Mapping[str, Iterable[str]] | None = None) -> None:
         """``hit_points``: the HP each deck name is printed with (a name may have several
         printings), which settles a tie between names whose titles read alike. ``types``:
         the Pokémon types each deck name is printed with, none for a Trainer or an Energy
         (``vision.type_colour``: the card's colour may refute a name; a name left out is
-        not checked)."""
+        not checked). ``attacks``: the names of each deck name's attacks and Abilities,
+        which name a card whose title is hidden (``vision.attack_names``)."""
         self.all = _Pool(cards)
-        self._declare(deck, hit_points, types)
+        self._declare(deck, hit_points, types, attacks)
 
     def with_deck(self, deck: Sequence[tuple[str, str | None]],
                   hit_points: Mapping[str, Iterable[int]] | None = None,
-                  types: Mapping[str, Iterable[str]] | None = None) -> NameMatcher:
+                  types: Mapping[str, Iterable[str]] | None = None,
+                  attacks: Mapping[str, Iterable[str]] | None = None) -> NameMatcher:
         """A matcher for other deck lists that shares this one's names of every card (they
         take ~50 ms to prepare for ~20,000 printings, and the second card reader keeps
         them from frame to frame)."""
         matcher = NameMatcher.__new__(NameMatcher)
         matcher.all = self.all
-        matcher._declare(deck, hit_points, types)
+        matcher._declare(deck, hit_points, types, attacks)
         return matcher
 
     def _declare(self, deck: Sequence[tuple[str, str | None]],
                  hit_points: Mapping[str, Iterable[int]] | None,
-                 types: Mapping[str, Iterable[str]] | None = None) -> None:
+                 types: Mapping[str, Iterable[str]] | None = None,
+                 attacks: Mapping[str, Iterable[str]] | None = None) -> None:
         self.deck = _Pool(deck) if deck else None
         self._spellings = _Spellings(self.deck.names) if self.deck else None
         self._longer = _longer_names(self.deck.names) if self.deck else {}
         self.hit_points = {name: frozenset(hps) for name, hps in (hit_points or {}).items()}
         self.types = {name: frozenset(kinds) for name, kinds in (types or {}).items()}
+        self.attacks = {name: frozenset(normalise(a) for a in names) for name, names in (attacks or {}).items()
+                        if names}
 
     def _judge(self, pool: _Pool, text: str, hint: set[str]) -> tuple[float, int | None, float]:
         scores: dict[int, float] = {}

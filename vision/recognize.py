@@ -24,6 +24,7 @@ from vision.names import DOUBTED_BELOW, NameMatcher
 from vision.ocr import LineReader, Tesseract
 from vision.pp_ocr import PPOCR, learned_or
 from vision.second_reader import FrameShare, SecondReader
+from vision.text_detect import available as text_detector_available
 from vision.text_finder import SAME_PLACE, TextFinder, merged, unexplained
 from vision.text_finder import available as text_finder_available
 
@@ -136,6 +137,7 @@ def _warm_up(engine: LineReader) -> None:
     finish_and_judge(frame, quad[None], FinderConfig())
     read_card(engine, NameMatcher([("Pikachu", None)]), frame, quad * 3, (), 0.0)
     read_number(learned_or(engine), frame, quad * 4)  # loads PP-OCR's model (a card read from 330 px)
+    text_detector_available()  # loads the text detector, which reads a hidden title's attacks
 
 
 #: The line readers by the name ``recognize --ocr`` takes.

@@ -57,12 +57,15 @@ class CardFace:
 
 
 def render_proxy(name: str, card_id: str | None = None, kind: str = "pokemon",
-                 seed: int = 0, hp: int | None = None, fit_title: bool = False) -> CardFace:
+                 seed: int = 0, hp: int | None = None, fit_title: bool = False,
+                 attacks: Sequence[str] = ()) -> CardFace:
     """Our own proxy card for ``name``. ``kind`` is ``pokemon``, ``trainer`` or
     ``energy``: the title sits where that kind of card prints it. A Pokémon's ``hp`` is
     random unless given; like a real card's, it is followed by a type symbol.
     ``fit_title``: a long name is printed smaller, as on a printed card, rather than run
-    into the HP."""
+    into the HP. ``attacks``: attack names printed in bold under the picture, each with
+    an Energy cost before it, damage after it and a line of text under it (else lines of
+    text alone)."""
     rng = random.Random(seed)
     w, h = PROXY_SIZE
     border = rng.choice([(200, 200, 205), (235, 205, 60), (180, 185, 190)])
@@ -108,7 +111,9 @@ def render_proxy(name: str, card_id: str | None = None, kind: str = "pokemon",
         d.ellipse((max(ax0, x - r), max(ay0, y - r), min(ax1, x + r), min(ay1, y + r)),
                   fill=tuple(rng.randint(0, 255) for _ in range(3)))
     y = int(0.54 * h)
-    for _ in range(rng.randint(3, 6)):
+    if attacks:
+        _attack_rows(d, attacks, (w, h), random.Random(seed * 7 + 1))
+    for _ in range(0 if attacks else rng.randint(3, 6)):
         line = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(3, 7)))
         d.text((int(0.08 * w), y), line.capitalize(), font=small, fill=(35, 35, 35))
         y += int(0.045 * h)
@@ -118,6 +123,28 @@ def render_proxy(name: str, card_id: str | None = None, kind: str = "pokemon",
            font=_font(False, int(0.012 * h)), fill=(60, 60, 60))
     bgra = cv2.cvtColor(np.asarray(img), cv2.COLOR_RGBA2BGRA)
     return CardFace(bgra, name, card_id)
+
+
+def _attack_rows(d: ImageDraw.ImageDraw, attacks: Sequence[str], size: tuple[int, int],
+                 rng: random.Random) -> None:
+    """Rows of attacks from under the picture down: Energy symbols, the name in bold, the
+    damage, and a line of (meaningless) text under it."""
+    w, h = size
+    y = int(0.54 * h)
+    for attack in attacks:
+        r = int(0.022 * w)
+        for k in range(rng.randint(1, 3)):
+            cx = int(0.08 * w) + r + k * (2 * r + 4)
+            d.ellipse((cx - r, y + int(0.017 * h) - r, cx + r, y + int(0.017 * h) + r),
+                      fill=tuple(rng.randint(60, 220) for _ in range(3)))
+        d.text((int(0.27 * w), y + int(0.017 * h)), attack, font=_font(True, int(0.03 * h)),
+               fill=(25, 25, 25), anchor="lm")
+        d.text((int(0.9 * w), y + int(0.017 * h)), str(rng.randrange(10, 200, 10)),
+               font=_font(True, int(0.032 * h)), fill=(25, 25, 25), anchor="rm")
+        line = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(4, 8)))
+        d.text((int(0.08 * w), y + int(0.045 * h)), line.capitalize(), font=_font(False, int(0.018 * h)),
+               fill=(35, 35, 35))
+        y += int(0.11 * h)
 
 
 def generated_mat(size: tuple[int, int] = (1920, 1080), seed: int = 0) -> np.ndarray:

@@ -86,17 +86,19 @@ def scans(split: str | None = None) -> list[EvalCard]:
 @cache
 def _database() -> tuple[tuple[str, str, int | None], ...]:
     """(name, id, HP or None) of every card of the shared database, read once."""
-    return tuple((name, card_id, hp) for name, card_id, hp, _types in _cards())
+    return tuple((name, card_id, hp) for name, card_id, hp, _types, _attacks in _cards())
 
 
 @cache
-def _cards() -> tuple[tuple[str, str, int | None, tuple[str, ...]], ...]:
-    """(name, id, HP or None, Pokémon types) of every card of the shared database."""
+def _cards() -> tuple[tuple[str, str, int | None, tuple[str, ...], tuple[str, ...]], ...]:
+    """(name, id, HP or None, Pokémon types, attack and Ability names) of every card of
+    the shared database."""
     out = []
     for f in sorted(CARDS.glob("*.json")):
         for c in json.loads(f.read_text()):
             hp = str(c.get("hp", ""))
-            out.append((c["name"], c["id"], int(hp) if hp.isdigit() else None, tuple(c.get("types") or ())))
+            attacks = tuple(a["name"] for key in ("attacks", "abilities") for a in c.get(key) or ())
+            out.append((c["name"], c["id"], int(hp) if hp.isdigit() else None, tuple(c.get("types") or ()), attacks))
     return tuple(out)
 
 
@@ -112,7 +114,12 @@ def _hp_by_id() -> dict[str, tuple[int]]:
 
 @cache
 def _types_by_id() -> dict[str, tuple[str, ...]]:
-    return {card_id: kinds for _name, card_id, _hp, kinds in _cards()}
+    return {card_id: kinds for _name, card_id, _hp, kinds, _attacks in _cards()}
+
+
+@cache
+def _attacks_by_id() -> dict[str, tuple[str, ...]]:
+    return {card_id: attacks for _name, card_id, _hp, _kinds, attacks in _cards()}
 
 
 def _by_name(deck: Iterable[tuple[str, str | None]], facts: Mapping[str, Iterable[T]]) -> dict[str, set[T]]:
@@ -136,10 +143,16 @@ def hit_points(deck: Iterable[tuple[str, str | None]]) -> dict[str, set[int]]:
     return _by_name(deck, _hp_by_id())
 
 
+def attacks(deck: Iterable[tuple[str, str | None]]) -> dict[str, set[str]]:
+    """The names of the attacks and Abilities each name of ``deck`` ((name, id) pairs) is
+    printed with, as the command line hands them to vision."""
+    return _by_name(deck, _attacks_by_id())
+
+
 def with_deck(matcher: NameMatcher, deck: Sequence[tuple[str, str | None]]) -> NameMatcher:
     """``matcher`` for the deck lists ``deck`` ((name, id) pairs), with what the command
-    line hands vision of each name: its HP and its Pokémon types."""
-    return matcher.with_deck(deck, hit_points(deck), types(deck))
+    line hands vision of each name: its HP, its Pokémon types and its attacks' names."""
+    return matcher.with_deck(deck, hit_points(deck), types(deck), attacks(deck))
 
 
 #: The real mats each split is rendered on: conditions are tuned on the first three and

@@ -17,7 +17,8 @@ time is summed per frame:
   around the card (``vision.blur.undone_around``), the title bands' straightening,
   Tesseract's and PP-OCR's line reads, the name matching, the HP reads and the collector
   numbers (``vision.identity``: only of cards from ``MIN_CARD_PX`` tall whose name the
-  deck lists hold in several printings);
+  deck lists hold in several printings) and the attack names of cards nothing else names
+  (``vision.attack_names``);
 - ``TextFinder.explain``: cards found from their titles (only unexplained frames).
 
 Then what two cores make of the reading: each card's reading CPU, and the time the
@@ -66,6 +67,7 @@ STAGES: tuple[tuple[object, str, str], ...] = (
     (NameMatcher, "add", "  of which name matching"),
     (card_reading, "settled", "  of which tie reads (HP, subtitle)"),
     (card_reading, "read_number", "  of which collector numbers"),
+    (card_reading, "read_attacks", "  of which attack names"),
     (TextFinder, "explain", "TextFinder.explain"),
 )
 
