@@ -1,6 +1,7 @@
 """A card whose title is hidden (a reflection clipped to white, a finger) named by the
 names of its attacks, with deck lists that say which attacks each name has."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -48,8 +49,6 @@ def test_text_that_is_no_attack_names_nothing():
 def _frame_with(face: np.ndarray, hidden_title: bool) -> tuple[np.ndarray, np.ndarray]:
     """``face`` upright on a grey table, 330 px tall, its title under a patch clipped to
     white when ``hidden_title``; the frame and the card's quad (printed order)."""
-    import cv2
-
     face = cv2.resize(face, (236, 330), interpolation=cv2.INTER_AREA)
     if hidden_title:
         face[8:34, 20:200] = 255
