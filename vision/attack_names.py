@@ -17,7 +17,9 @@ and a card that is not a Pokémon (a Trainer, an Energy: no attacks) is never na
 Tune split, seed 2, a highlight on every card (on its title 2 in 3), deck lists, true
 outlines (``bench.vision.conditions --conditions glare --no-frames``): named 79 / 78 / 81
 -> 103 / 106 / 104 of 119 / 119 / 116 at 200-260 / 260-330 / 330-440 px, none wrong. Those
-still unnamed are mostly Trainers and Energy, which print no attacks.
+still unnamed are mostly Trainers and Energy, which print no attacks. Attack names read
+upright only: where the layout is not sure which end is the top, the other end is looked
+at too (``vision.card_reading``), which named 3 cards more and turned them right.
 """
 
 from __future__ import annotations

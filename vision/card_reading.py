@@ -360,11 +360,15 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
             if learned.named:
                 match = learned.match
         if match.confidence < ACCEPT and learned_reader_available():
-            # The title hidden (a reflection, a finger): the attacks' names may name it.
-            by_attacks = refuted_by_colour(read_attacks(learned_or(engine), matcher, frame, top.quad),
-                                           matcher, frame, top.quad)
-            if by_attacks.confidence >= ACCEPT:
-                match = by_attacks
+            # The title hidden (a reflection, a finger): the attacks' names may name it. They
+            # read upright only, so the look at the other end, when the lean is not sure,
+            # also turns the card its right way up.
+            for end in (top,) if lean >= SURE_LEAN else (top, bottom):
+                by_attacks = refuted_by_colour(read_attacks(learned_or(engine), matcher, frame, end.quad),
+                                               matcher, frame, end.quad)
+                if by_attacks.confidence >= ACCEPT:
+                    top, match = end, by_attacks
+                    break
     return identified(engine, matcher, frame, top.quad, matcher.decide(match))
 
 

@@ -80,3 +80,20 @@ def test_a_card_whose_one_readable_attack_a_rival_shares_stays_unnamed():
     frame, quad = _frame_with(face, hidden_title=True)
     reading = _recognizer(attacks=True).read(frame, quad)
     assert reading is None or reading.name is None
+
+
+@needs_pp_ocr
+def test_attack_names_read_upright_only_so_an_unsure_way_up_looks_at_both_ends_and_is_turned():
+    from vision.card_reading import read_card
+    from vision.geometry import turn_180
+    from vision.ocr import Tesseract
+
+    face = render_proxy("Floragato", kind="pokemon", seed=3, attacks=ATTACKS["Floragato"]).image[:, :, :3].copy()
+    frame, quad = _frame_with(face, hidden_title=True)
+    matcher = _recognizer(attacks=True).matcher
+    # The layout leaning towards the card's bottom as its top: unsure, both ends are looked at.
+    reading = read_card(Tesseract(), matcher, frame, turn_180(quad), (), lean=0.45)
+    assert reading is not None and reading.name == "Floragato" and reading.rotation == 0
+    # Sure of it, only that end is: the card stays unnamed rather than named upside down.
+    sure = read_card(Tesseract(), matcher, frame, turn_180(quad), (), lean=0.9)
+    assert sure is None or sure.name is None
