@@ -72,8 +72,8 @@ def named_by_attacks(reads: list[str], attacks: dict[str, frozenset[str]]) -> Na
     for read in reads:
         if sum(ch.isalpha() for ch in read) < MIN_LETTERS:
             continue
-        for name, names in attacks.items():
-            score = max((fuzz.ratio(read, attack) for attack in names), default=0.0)
+        for name, its_attacks in attacks.items():
+            score = max((fuzz.ratio(read, attack) for attack in its_attacks), default=0.0)
             if score >= MIN_SIMILARITY:
                 votes[name] += 1
                 alike.setdefault(name, []).append(score)
