@@ -90,5 +90,4 @@ def read_attacks(reader: LineReader, matcher: NameMatcher, frame: np.ndarray, qu
     if matcher.deck is None or not matcher.attacks:
         return NameMatch(None, None, 0.0)
     match = named_by_attacks(lower_lines(reader, frame, quad), matcher.attacks)
-    ids = matcher.printings(match.name) if match.name is not None else []
-    return replace(match, card_id=ids[0]) if len(ids) == 1 else match
+    return match if match.name is None else replace(match, card_id=matcher.id_for(match.name))

@@ -409,7 +409,7 @@ class NameMatcher:
         # The whole database matches noise more often (tune split: every wrong name
         # below 0.76): the power puts 0.76 at the ACCEPT line.
         name = self.all.names[i]
-        return NameMatch(name, self._id_for(name, False), round(conf ** 2.5, 3), read.text, similarity)
+        return NameMatch(name, self.id_for(name, False), round(conf ** 2.5, 3), read.text, similarity)
 
     def _match_deck(self, read: LineRead, hint: set[str]) -> NameMatch:
         """The read's glyphs against every name of the deck lists. A card outside them is
@@ -436,7 +436,7 @@ class NameMatcher:
         name = self.deck.names[int(order[0])]
         behind = order[1:]
         rivals = tuple(self.deck.names[int(i)] for i in behind[costs[behind] < first + 2 * SURE_LEAD])
-        return NameMatch(name, self._id_for(name, True), confidence, read.text,
+        return NameMatch(name, self.id_for(name, True), confidence, read.text,
                          max(0.0, 100.0 - 2.0 * first), closeness, rivals)
 
     def match(self, reads: Sequence[str | LineRead], hint: Iterable[str] = ()) -> NameMatch:
@@ -497,7 +497,7 @@ class NameMatcher:
         fits = [name for name in group if any(str(hp) in digits for hp in self.hit_points[name])]
         if len(fits) != 1:
             return match
-        return replace(match, name=fits[0], card_id=self._id_for(fits[0], True),
+        return replace(match, name=fits[0], card_id=self.id_for(fits[0], True),
                        confidence=match.closeness, rivals=())
 
     def hit_points_may_refute(self, match: NameMatch) -> bool:
@@ -557,7 +557,7 @@ class NameMatcher:
         if confidence < ACCEPT:
             return match
         name = group[int(order[0])]
-        return replace(match, name=name, card_id=self._id_for(name, True),
+        return replace(match, name=name, card_id=self.id_for(name, True),
                        confidence=min(match.closeness, confidence), rivals=())
 
     def printings(self, name: str) -> list[str]:
@@ -566,7 +566,10 @@ class NameMatcher:
         in_deck = self.deck.ids.get(name) if self.deck is not None else None
         return sorted(set(in_deck or self.all.ids.get(name, [])))
 
-    def _id_for(self, name: str, in_deck: bool) -> str | None:
+    def id_for(self, name: str, in_deck: bool = True) -> str | None:
+        """The id of ``name`` when it has one printing: in the deck lists (``in_deck``,
+        when they list it), else among every known card; None when it has several (the
+        collector number tells them apart: ``vision.identity``)."""
         if in_deck and self.deck is not None:
             ids = sorted(set(self.deck.ids.get(name, [])))
             if len(ids) == 1:

@@ -7,7 +7,10 @@ import pytest
 
 from vision import pp_ocr
 from vision.attack_names import named_by_attacks
+from vision.card_reading import read_card
+from vision.geometry import turn_180
 from vision.names import NameMatcher, normalise
+from vision.ocr import Tesseract
 from vision.recognize import Recognizer
 from vision.synthetic import render_proxy
 
@@ -84,10 +87,6 @@ def test_a_card_whose_one_readable_attack_a_rival_shares_stays_unnamed():
 
 @needs_pp_ocr
 def test_attack_names_read_upright_only_so_an_unsure_way_up_looks_at_both_ends_and_is_turned():
-    from vision.card_reading import read_card
-    from vision.geometry import turn_180
-    from vision.ocr import Tesseract
-
     face = render_proxy("Floragato", kind="pokemon", seed=3, attacks=ATTACKS["Floragato"]).image[:, :, :3].copy()
     frame, quad = _frame_with(face, hidden_title=True)
     matcher = _recognizer(attacks=True).matcher
