@@ -12,7 +12,7 @@ import numpy as np
 
 from vision.blur import Blur
 from vision.blur import estimate as estimate_blur
-from vision.card_judge import Kind, judge_all, part_of_a_card
+from vision.card_judge import Kind, judge_all, part_of_a_card, square_enough
 from vision.card_reading import CardReading, face_down, identified, read_card
 from vision.finder import FinderConfig, find_cards, fine_copy, finish_cards
 from vision.finding.quads import side_lengths
@@ -115,12 +115,15 @@ def surely_named(readings: Sequence[CardReading]) -> list[str | None]:
     return [r.name if _explained(r) else None for r in readings if not r.face_down]
 
 
-def _whole_cards(frame: np.ndarray, readings: list[CardReading]) -> list[CardReading]:
+def _whole_cards(frame: np.ndarray, readings: list[CardReading], close_up: bool = False) -> list[CardReading]:
     """The ``readings`` of ``frame`` but the faces no title was read from whose outline
-    is a part of a bigger card (``vision.card_judge.part_of_a_card``: the card's upper
-    half or its picture, the rest of it under a hand), measured against the frame's
-    biggest card. Left out last: until then such an outline leaves its frame
+    is no card's: one leaning further from square than a card under a webcam does
+    (``vision.card_judge.square_enough``; not in a ``close_up``, a photo of a card held
+    at any angle), or a part of a bigger card (``vision.card_judge.part_of_a_card``: the
+    card's upper half or its picture, the rest of it under a hand), measured against the
+    frame's biggest card. Left out last: until then such an outline leaves its frame
     unexplained, and the text finder may find its card whole."""
+    readings = [r for r in readings if r.name is not None or r.face_down or close_up or square_enough(r.quad)]
     if len(readings) < 2:
         return readings
     biggest = float(side_lengths(np.stack([r.quad for r in readings]).astype(np.float64))[1].max())
@@ -205,7 +208,7 @@ class Recognizer:
         faces = surely_named(readings)
         close_up = any(is_close_up(frame, card_height(r.quad)) for r in readings)
         if not self.by_text or (readings and not faces) or not (close_up or unexplained(faces)):
-            return _whole_cards(frame, readings)
+            return _whole_cards(frame, readings, close_up)
         # A face-down card is explained as a named one is: there is no title on it to find.
         named = [r for r in readings if _explained(r)]
         unnamed = [r for r in readings if not _explained(r)]
@@ -220,7 +223,8 @@ class Recognizer:
         kept, new = merged([r.quad for r in named], [r.quad for r in unnamed], found)
         keep = {id(r) for r in named} | {id(unnamed[i]) for i in kept}
         return _whole_cards(frame, [r for r in readings if id(r) in keep]
-                            + [identified(self.engine, self.matcher, frame, card.quad, card.match) for card in new])
+                            + [identified(self.engine, self.matcher, frame, card.quad, card.match) for card in new],
+                            close_up)
 
     def _outlined(self, frame: np.ndarray, hint: tuple[str, ...]) -> list[CardReading]:
         """The cards the finder outlines, read (on two cores: see ``SECOND_READER``)."""

@@ -16,6 +16,7 @@ from vision.card_judge import (
     MIN_SIDE_STEP,
     STEEP_BUSY,
     STEEP_ENDS_STEP,
+    UNREAD_SKEW,
     Kind,
     between_cards,
     judge,
@@ -24,6 +25,7 @@ from vision.card_judge import (
     part_of_a_card,
     skew,
     smaller_than_the_table,
+    square_enough,
 )
 from vision.card_reading import CardReading, face_down
 from vision.decoys import BACK, DECOY_KINDS, card_back, decoy
@@ -253,3 +255,19 @@ def test_a_part_of_a_card_is_reported_only_when_its_title_was_read():
     named = CardReading(upper, 0, NAMES[0][0], NAMES[0][1], 0.9)
     whole = CardReading(card, 0, None, None, 0.0)
     assert _whole_cards(frame, [unread, named, whole]) == [named, whole]
+
+
+def test_an_outline_leaning_off_square_is_reported_only_when_its_title_was_read():
+    # A corner pulled 40 px along the card's bottom: the outline leans ~8° off square,
+    # less than the judge allows any outline, more than a card under a webcam leans.
+    frame, (card,) = _column([300])
+    leaning = card.copy()
+    leaning[2, 0] += 40
+    assert UNREAD_SKEW < skew(leaning) < MAX_SKEW
+    assert square_enough(card) and not square_enough(leaning)
+    unread = CardReading(leaning, 0, None, None, 0.0)
+    named = CardReading(leaning, 0, NAMES[0][0], NAMES[0][1], 0.9)
+    back = face_down(leaning)
+    assert _whole_cards(frame, [unread, named, back]) == [named, back]
+    # A photo of a card held up to the camera may lean any way.
+    assert _whole_cards(frame, [unread], close_up=True) == [unread]
