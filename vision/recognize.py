@@ -123,11 +123,17 @@ def _whole_cards(frame: np.ndarray, readings: list[CardReading], close_up: bool 
     card's upper half or its picture, the rest of it under a hand), measured against the
     frame's biggest card. Left out last: until then such an outline leaves its frame
     unexplained, and the text finder may find its card whole."""
-    readings = [r for r in readings if r.name is not None or r.face_down or close_up or square_enough(r.quad)]
+    readings = [r for r in readings if _vouched_for(r) or close_up or square_enough(r.quad)]
     if len(readings) < 2:
         return readings
     biggest = float(side_lengths(np.stack([r.quad for r in readings]).astype(np.float64))[1].max())
-    return [r for r in readings if r.name is not None or r.face_down or not part_of_a_card(frame, r.quad, biggest)]
+    return [r for r in readings if _vouched_for(r) or not part_of_a_card(frame, r.quad, biggest)]
+
+
+def _vouched_for(reading: CardReading) -> bool:
+    """Whether more than its outline says ``reading`` is a card: a name read from it, or a
+    back's colours (``vision.card_judge``)."""
+    return reading.name is not None or reading.face_down
 
 
 def _warm_up(engine: LineReader) -> None:
