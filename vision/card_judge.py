@@ -40,7 +40,8 @@ says it holds a card: a card's sides end at its corners, so an outline smaller t
 frame's biggest card whose two sides run on as edges past one of its ends is a part of a
 bigger card (its upper half or its picture, the rest under a hand), not a card to report
 (``part_of_a_card``); and a card seen from above is near square at every corner, nearer
-than the judge asks of an outline a title may yet be read from (``square_enough``).
+than the judge asks of every outline (``MAX_SKEW``), which a title read from it may vouch
+for (``square_enough``).
 
 A face-down card (a Prize, the deck) is thus a card to count but not one to read. The
 thresholds were set on the tune split's scans on mats table1-3 and our proxies on
