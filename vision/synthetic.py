@@ -112,7 +112,7 @@ def render_proxy(name: str, card_id: str | None = None, kind: str = "pokemon",
                   fill=tuple(rng.randint(0, 255) for _ in range(3)))
     y = int(0.54 * h)
     if attacks:
-        _attack_rows(d, attacks, (w, h), random.Random(seed * 7 + 1))
+        _attack_rows(d, attacks, (w, h), y, random.Random(seed * 7 + 1))
     for _ in range(0 if attacks else rng.randint(3, 6)):
         line = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(3, 7)))
         d.text((int(0.08 * w), y), line.capitalize(), font=small, fill=(35, 35, 35))
@@ -125,12 +125,11 @@ def render_proxy(name: str, card_id: str | None = None, kind: str = "pokemon",
     return CardFace(bgra, name, card_id)
 
 
-def _attack_rows(d: ImageDraw.ImageDraw, attacks: Sequence[str], size: tuple[int, int],
+def _attack_rows(d: ImageDraw.ImageDraw, attacks: Sequence[str], size: tuple[int, int], y: int,
                  rng: random.Random) -> None:
-    """Rows of attacks from under the picture down: Energy symbols, the name in bold, the
-    damage, and a line of (meaningless) text under it."""
+    """Rows of attacks from ``y`` (under the picture) down: Energy symbols, the name in
+    bold, the damage, and a line of (meaningless) text under it."""
     w, h = size
-    y = int(0.54 * h)
     for attack in attacks:
         r = int(0.022 * w)
         for k in range(rng.randint(1, 3)):

@@ -9,7 +9,7 @@ from vision import pp_ocr
 from vision.attack_names import named_by_attacks
 from vision.card_reading import read_card
 from vision.geometry import turn_180
-from vision.names import NameMatcher, normalise
+from vision.names import NameMatcher
 from vision.ocr import Tesseract
 from vision.recognize import Recognizer
 from vision.synthetic import render_proxy
@@ -27,7 +27,8 @@ DECK = [("Floragato", "sv1-14"), ("Zangoose", "sv2-160"), ("Magnemite", "sv1-63"
 
 
 def _attacks() -> dict[str, frozenset[str]]:
-    return {name: frozenset(normalise(a) for a in names) for name, names in ATTACKS.items()}
+    """``ATTACKS`` as the matcher keeps them for vision (normalised)."""
+    return NameMatcher(DECK).with_deck(DECK, attacks=ATTACKS).attacks
 
 
 def test_an_attack_only_one_deck_name_has_names_it():
