@@ -117,17 +117,28 @@ def surely_named(readings: Sequence[CardReading]) -> list[str | None]:
 
 def _whole_cards(frame: np.ndarray, readings: list[CardReading], close_up: bool = False) -> list[CardReading]:
     """The ``readings`` of ``frame`` but the faces no title was read from whose outline
-    is no card's: one leaning further from square than a card under a webcam does
-    (``vision.card_judge.square_enough``; not in a ``close_up``, a photo of a card held
-    at any angle), or a part of a bigger card (``vision.card_judge.part_of_a_card``: the
-    card's upper half or its picture, the rest of it under a hand), measured against the
-    frame's biggest card. Left out last: until then such an outline leaves its frame
-    unexplained, and the text finder may find its card whole."""
-    readings = [r for r in readings if _vouched_for(r) or close_up or square_enough(r.quad)]
-    if len(readings) < 2:
-        return readings
-    biggest = float(side_lengths(np.stack([r.quad for r in readings]).astype(np.float64))[1].max())
-    return [r for r in readings if _vouched_for(r) or not part_of_a_card(frame, r.quad, biggest)]
+    is no card's (``whole_cards``). Left out last: until then such an outline leaves its
+    frame unexplained, and the text finder may find its card whole."""
+    kept = whole_cards(frame, [r.quad for r in readings], [_vouched_for(r) for r in readings], close_up)
+    return [r for r, keep in zip(readings, kept, strict=True) if keep]
+
+
+def whole_cards(frame: np.ndarray, quads: Sequence[np.ndarray], vouched: Sequence[bool], close_up: bool = False
+                ) -> list[bool]:
+    """Which of the outlines ``quads`` of ``frame`` to report as cards. One ``vouched``
+    for (a name read from it, or a back's colours) is; one that nothing but its outline
+    says is a card is not when the outline leans further from square than a card under
+    a webcam does (``vision.card_judge.square_enough``; not in a ``close_up``, a photo of
+    a card held at any angle), or is a part of a bigger card (``vision.card_judge.part_of_a_card``:
+    the card's upper half or its picture, the rest of it under a hand), measured against
+    the frame's biggest card."""
+    kept = [sure or close_up or square_enough(quad) for quad, sure in zip(quads, vouched, strict=True)]
+    if sum(kept) < 2:
+        return kept
+    biggest = float(side_lengths(np.stack([q for q, keep in zip(quads, kept, strict=True) if keep])
+                                 .astype(np.float64))[1].max())
+    return [keep and (sure or not part_of_a_card(frame, quad, biggest))
+            for quad, sure, keep in zip(quads, vouched, kept, strict=True)]
 
 
 def _vouched_for(reading: CardReading) -> bool:

@@ -11,6 +11,11 @@ Tesseract, and the reverse): on a still table the same reader reads nearly the s
 pixels the same way every time, while the other fails on other cards. Both readers'
 votes are pooled (``settles``): a judge acts on a settled name, and "not sure" is better
 than a name the reads disagree on.
+
+A track is reported as ``Recognizer.recognize`` reports a card: once a read has named it,
+or has seen letters on it and its outline is a whole card's (``vision.recognize.whole_cards``:
+near square, not a part of a bigger card). Until then it is followed and read, unshown: a
+deck box's outline, a card's picture box with the rest of the card under a hand.
 """
 
 from __future__ import annotations
@@ -24,11 +29,12 @@ import numpy as np
 
 from vision.blur import Blur
 from vision.blur import estimate as estimate_blur
-from vision.geometry import iou, overlap, rotation_of, warp
+from vision.geometry import card_height, iou, overlap, rotation_of, warp
+from vision.identity import is_close_up
 from vision.ocr import LineReader, Tesseract
 from vision.pp_ocr import PPOCR
 from vision.pp_ocr import available as pp_ocr_available
-from vision.recognize import Recognizer
+from vision.recognize import Recognizer, whole_cards
 
 #: A name settles once its summed confidence (over both readers' reads) reaches this...
 SETTLE_WEIGHT = 1.6
@@ -153,6 +159,17 @@ class Track:
     pending_count: int = 0
     #: Times another card was noticed laid on this one.
     changes: int = 0
+    #: A read found a line of letters on it (``Recognizer.read``: not None).
+    saw_text: bool = False
+    #: Its outline is a whole card's as far as it tells (``vision.recognize.whole_cards``):
+    #: judged on the frames the finder searches while no read has named it.
+    whole: bool = True
+
+    @property
+    def reported(self) -> bool:
+        """Reported as a card, as ``Recognizer.recognize`` reports one: named by a read,
+        or letters seen on it and an outline a whole card's."""
+        return bool(self.votes) or (self.saw_text and self.whole)
 
     def leader(self) -> tuple[tuple[str, str | None] | None, float, float]:
         """The likeliest (name, id), its summed confidence, and its share of all votes."""
@@ -174,6 +191,7 @@ class Track:
         self.printings.clear()
         self.named_by.clear()
         self.reads = 0
+        self.saw_text = False
         self.settled_frame = None
 
 
@@ -242,7 +260,7 @@ class Tracker:
             self._search(frame, hint)
         self.tracks = [t for t in self.tracks if t.missing <= self.max_missing]
         self.frame_index += 1
-        return [self._report(t) for t in self.tracks]
+        return [self._report(t) for t in self.tracks if t.reported]
 
     def _hold(self, frame: np.ndarray, hint: tuple[str, ...]) -> None:
         """A frame where nothing moved: tracks stay where they are."""
@@ -293,6 +311,18 @@ class Tracker:
         for track in self.tracks:
             if track.track_id not in seen:
                 track.missing += 1
+        self._judge_outlines(frame)
+
+    def _judge_outlines(self, frame: np.ndarray) -> None:
+        """Judge the outlines of the visible tracks no read has named (``Track.whole``),
+        against the frame's biggest card, as ``Recognizer.recognize`` judges a frame's."""
+        visible = [t for t in self.tracks if not t.missing]
+        if not any(not t.votes for t in visible):
+            return
+        close_up = any(is_close_up(frame, card_height(t.quad)) for t in visible)
+        for track, whole in zip(visible, whole_cards(frame, [t.quad for t in visible],
+                                                     [bool(t.votes) for t in visible], close_up), strict=True):
+            track.whole = whole
 
     def _check_face(self, frame: np.ndarray, track: Track, hint: tuple[str, ...]) -> None:
         """Notice another card laid on this one (read it afresh), and read a card whose
@@ -338,6 +368,7 @@ class Tracker:
         reading = self.recognizer.read(frame, track.quad, hint, engine=other, blur=self._blur_of(frame))
         if reading is None:
             return
+        track.saw_text = True
         if rotation_of(reading.quad) != rotation_of(track.quad):
             # The reader found the top at the other end: the face is kept that way up, or
             # the next frame would see another face (or a turned one) where this one lies.

@@ -19,7 +19,9 @@ read of an unsettled card (``vision.tracker``). Per band and way:
 - ``wrong``: cards that were ever shown settled under another name (a judge acts on it);
 - ``split``: cards left unsettled because reads named two cards; ``unsure``: the rest
   of the cards found left unsettled (too few sure reads);
-- ``reads``: line-reader readings of a card (``Recognizer.read``) per card.
+- ``reads``: line-reader readings of a card (``Recognizer.read``) per card;
+- ``no card``: what the tracker shows at the video's end that is no card (no card's
+  outline: see ``NEAR``), as a share of all it shows there.
 
 Tune on the tune split only; report the holdout split. Uses one core.
 """
@@ -81,10 +83,10 @@ def follow(tracker: Tracker, scene: Scene, video: list[np.ndarray], tally: Count
     settled_at: dict[int, int] = {}
     wrong: set[int] = set()
     followed: set[int] = set()
+    shown = []
     for index, frame in enumerate(video):
-        for card in tracker.update(frame):
-            if not card.visible:
-                continue
+        shown = [card for card in tracker.update(frame) if card.visible]
+        for card in shown:
             for k, truth in enumerate(scene.cards):
                 # A wrong name counts on any outline over the card (a judge acts on it).
                 over = np.linalg.norm(card.quad.mean(axis=0) - truth.quad.mean(axis=0)) <= truth.height_px / 4
@@ -109,6 +111,8 @@ def follow(tracker: Tracker, scene: Scene, video: list[np.ndarray], tally: Count
         errors.append(f"not settled: {truth.name!r} ({truth.card_id}, {truth.height_px:.0f} px), "
                       f"votes {({n: round(w, 2) for n, w in votes.items()})}")
     tally["cards"] += len(scene.cards)
+    tally["shown"] += len(shown)
+    tally["no card"] += sum(not any(_on(card.quad, truth) for truth in scene.cards) for card in shown)
     tally["found"] += len(followed)
     tally["wrong"] += len(wrong)
     for k, at in settled_at.items():
@@ -129,7 +133,8 @@ def measure(split: str, bands: list[tuple[int, int]], frames: int, most_scenes: 
     print(f"names settling on still video, {split} split ({len(evalset.scans(split))} scans), "
           f"{frames} frames, first reader {engine.backend}")
     print(f"  {'height':>9} {'way':>5} {'cards':>5} {'found':>6} {'<=5':>6} {'settled':>7} "
-          f"{'found<=5':>8} {'median':>6} {'wrong':>5} {'split':>5} {'unsure':>6} {'reads':>5} {'s/frame':>7}")
+          f"{'found<=5':>8} {'median':>6} {'wrong':>5} {'split':>5} {'unsure':>6} {'reads':>5} {'no card':>7} "
+          f"{'s/frame':>7}")
     for band in bands:
         tallies = {way: Counter() for way in WAYS}
         waits: dict[str, list[int]] = {way: [] for way in WAYS}
@@ -156,7 +161,8 @@ def measure(split: str, bands: list[tuple[int, int]], frames: int, most_scenes: 
                   f"{t['<=5'] / n:6.1%} {t['settled'] / n:7.1%} "
                   f"{t['<=5'] / max(1, t['found']):8.1%} {median:>6} {t['wrong']:>5} "
                   f"{t['split']:>5} {t['unsure']:>6} "
-                  f"{t['reads'] / n:5.1f} {seconds[way] / max(1, t['frames']):7.2f}")
+                  f"{t['reads'] / n:5.1f} {t['no card'] / max(1, t['shown']):7.1%} "
+                  f"{seconds[way] / max(1, t['frames']):7.2f}")
             for error in errors[way]:
                 print(f"    {way}: {error}")
 

@@ -5,6 +5,7 @@ import cv2
 import numpy as np
 from vision_scenes import NAMES, kind, scene
 
+from vision.card_reading import CardReading
 from vision.geometry import CARD_ASPECT
 from vision.synthetic import generated_mat, render_proxy
 from vision.tracker import Tracker
@@ -168,3 +169,55 @@ def test_a_card_read_upside_down_is_not_taken_for_another_card(recognizer):
         (NAMES[4][0], True, 180), (NAMES[11][0], True, 180), (NAMES[14][0], True, 180)}
     assert [t.changes for t in tracker.tracks] == [0, 0, 0]
     assert tracker.ocr_calls <= 2 * len(cards)
+
+
+class _Scripted:
+    """The finder's outlines and the reads of them, as given (a deck box's outline, a
+    card's picture box), for what the tracker makes of them."""
+
+    def __init__(self, quads: list[np.ndarray], names: dict[int, str | None]) -> None:
+        self.quads, self.names = quads, names
+        self.engine = None
+
+    def find(self, frame):
+        return [q.copy() for q in self.quads]
+
+    def read(self, frame, quad, hint=(), engine=None, blur=None):
+        k = min(range(len(self.quads)), key=lambda i: float(np.abs(self.quads[i] - quad).sum()))
+        if k not in self.names:
+            return None  # no line of letters at either end
+        return CardReading(np.asarray(quad, np.float32), 0, self.names[k], None, 0.9 if self.names[k] else 0.0,
+                           text="xx")
+
+
+def test_an_outline_no_read_names_is_shown_only_when_it_is_a_whole_card():
+    # Three proxies on a mat: one outlined whole, one by its upper part (the title and
+    # picture; the rest "under a hand", its sides running on), one by an outline leaning
+    # ~8 degrees off square (as the finder outlines a deck box). Letters are read on
+    # each, no name: only the whole card is shown, as ``recognize`` would report it.
+    frame = generated_mat((1920, 1080), 5)
+    height, width = 300, round(300 * 63 / 88)
+    quads = []
+    for k, x in enumerate((300, 900, 1500)):
+        face = cv2.resize(render_proxy(*NAMES[k], kind(NAMES[k][0]), seed=50 + k).image, (width, height),
+                          interpolation=cv2.INTER_AREA)
+        alpha = face[..., 3:] / 255.0
+        spot = frame[300:300 + height, x:x + width]
+        spot[:] = (face[..., :3] * alpha + spot * (1 - alpha)).astype(np.uint8)
+        quads.append(np.float32([[x, 300], [x + width, 300], [x + width, 300 + height], [x, 300 + height]]))
+    quads[1][2:, 1] = 300 + 0.6 * height
+    quads[2][2, 0] += 40
+    script = _Scripted(quads, {0: None, 1: None, 2: None})
+    tracker = Tracker(script, other_reader=False)
+    shown = tracker.update(frame)
+    assert [round(float(c.quad[:, 0].min())) for c in shown] == [300]
+    assert len(tracker.tracks) == 3  # followed, unshown
+    # A name read on either makes it a card, whatever its outline.
+    script.names.update({1: NAMES[1][0], 2: NAMES[2][0]})
+    for _ in range(2):
+        shown = tracker.update(frame)
+    assert sorted(c.name for c in shown if c.name) == sorted([NAMES[1][0], NAMES[2][0]])
+    assert len(shown) == 3
+    # An outline with no letters at either end is no card to show, however square.
+    blank = Tracker(_Scripted(quads[:1], {}), other_reader=False)
+    assert blank.update(frame) == [] and len(blank.tracks) == 1
