@@ -141,6 +141,12 @@ def whole_cards(frame: np.ndarray, quads: Sequence[np.ndarray], vouched: Sequenc
             for quad, sure, keep in zip(quads, vouched, kept, strict=True)]
 
 
+def any_close_up(frame: np.ndarray, quads: Sequence[np.ndarray]) -> bool:
+    """Whether one of the outlines ``quads`` is a close-up's (``vision.identity.is_close_up``:
+    a photo of a card held up to the camera)."""
+    return any(is_close_up(frame, card_height(quad)) for quad in quads)
+
+
 def _vouched_for(reading: CardReading) -> bool:
     """Whether more than its outline says ``reading`` is a card: a name read from it, or a
     back's colours (``vision.card_judge``)."""
@@ -223,7 +229,7 @@ class Recognizer:
         found by its title takes the place of an outline on it named otherwise."""
         readings = self._outlined(frame, hint)
         faces = surely_named(readings)
-        close_up = any(is_close_up(frame, card_height(r.quad)) for r in readings)
+        close_up = any_close_up(frame, [r.quad for r in readings])
         if not self.by_text or (readings and not faces) or not (close_up or unexplained(faces)):
             return _whole_cards(frame, readings, close_up)
         # A face-down card is explained as a named one is: there is no title on it to find.

@@ -29,12 +29,11 @@ import numpy as np
 
 from vision.blur import Blur
 from vision.blur import estimate as estimate_blur
-from vision.geometry import card_height, iou, overlap, rotation_of, warp
-from vision.identity import is_close_up
+from vision.geometry import iou, overlap, rotation_of, warp
 from vision.ocr import LineReader, Tesseract
 from vision.pp_ocr import PPOCR
 from vision.pp_ocr import available as pp_ocr_available
-from vision.recognize import Recognizer, whole_cards
+from vision.recognize import Recognizer, any_close_up, whole_cards
 
 #: A name settles once its summed confidence (over both readers' reads) reaches this...
 SETTLE_WEIGHT = 1.6
@@ -319,9 +318,9 @@ class Tracker:
         visible = [t for t in self.tracks if not t.missing]
         if not any(not t.votes for t in visible):
             return
-        close_up = any(is_close_up(frame, card_height(t.quad)) for t in visible)
-        for track, whole in zip(visible, whole_cards(frame, [t.quad for t in visible],
-                                                     [bool(t.votes) for t in visible], close_up), strict=True):
+        quads = [t.quad for t in visible]
+        judged = whole_cards(frame, quads, [bool(t.votes) for t in visible], any_close_up(frame, quads))
+        for track, whole in zip(visible, judged, strict=True):
             track.whole = whole
 
     def _check_face(self, frame: np.ndarray, track: Track, hint: tuple[str, ...]) -> None:

@@ -197,14 +197,10 @@ def test_an_outline_no_read_names_is_shown_only_when_it_is_a_whole_card():
     # each, no name: only the whole card is shown, as ``recognize`` would report it.
     frame = generated_mat((1920, 1080), 5)
     height, width = 300, round(300 * 63 / 88)
-    quads = []
-    for k, x in enumerate((300, 900, 1500)):
-        face = cv2.resize(render_proxy(*NAMES[k], kind(NAMES[k][0]), seed=50 + k).image, (width, height),
-                          interpolation=cv2.INTER_AREA)
-        alpha = face[..., 3:] / 255.0
-        spot = frame[300:300 + height, x:x + width]
-        spot[:] = (face[..., :3] * alpha + spot * (1 - alpha)).astype(np.uint8)
-        quads.append(np.float32([[x, 300], [x + width, 300], [x + width, 300 + height], [x, 300 + height]]))
+    quads = [np.float32([[x, 300], [x + width, 300], [x + width, 300 + height], [x, 300 + height]])
+             for x in (300, 900, 1500)]
+    for k, quad in enumerate(quads):
+        frame = _lay(frame, *NAMES[k], quad)
     quads[1][2:, 1] = 300 + 0.6 * height
     quads[2][2, 0] += 40
     script = _Scripted(quads, {0: None, 1: None, 2: None})
