@@ -23,7 +23,7 @@ from vision.memory import keep_freed_memory
 from vision.names import DOUBTED_BELOW, NameMatcher
 from vision.ocr import LineReader, Tesseract
 from vision.pp_ocr import PPOCR, learned_or
-from vision.second_reader import FrameShare, SecondReader
+from vision.second_reader import FrameShare, Read, SecondReader
 from vision.text_detect import available as text_detector_available
 from vision.text_finder import SAME_PLACE, TextFinder, merged, unexplained
 from vision.text_finder import available as text_finder_available
@@ -180,16 +180,16 @@ def line_reader(name: str) -> LineReader:
     return Tesseract()
 
 
-_second_readers: dict[type, SecondReader] = {}
+_second_readers: dict[tuple[type, Read], SecondReader] = {}
 
 
-def second_reader(engine: type = Tesseract) -> SecondReader:
+def second_reader(engine: type = Tesseract, read: Read = read_card) -> SecondReader:
     """The second card reader (a process of its own once a few frames have been read, see
-    ``vision.second_reader``) reading with a new ``engine``, one for all recognizers that
-    read with that kind of engine."""
-    if engine not in _second_readers:
-        _second_readers[engine] = SecondReader(read_card, engine, _warm_up)
-    return _second_readers[engine]
+    ``vision.second_reader``) reading cards with ``read`` and a new ``engine``, one for all
+    recognizers that read so with that kind of engine."""
+    if (engine, read) not in _second_readers:
+        _second_readers[engine, read] = SecondReader(read, engine, _warm_up)
+    return _second_readers[engine, read]
 
 
 class Recognizer:
@@ -197,15 +197,20 @@ class Recognizer:
 
     def __init__(self, matcher: NameMatcher, finder: FinderConfig | None = None,
                  engine: LineReader | None = None, by_text: bool = True,
-                 hit_points_of: Callable[[str], Collection[int]] | None = None) -> None:
+                 hit_points_of: Callable[[str], Collection[int]] | None = None, read: Read | None = None
+                 ) -> None:
         """``by_text``: a frame the outlines leave unexplained is searched for cards by
         their titles (``vision.text_finder``; needs PP-OCR's models). ``hit_points_of``:
-        the HP a name is printed with, which there tells a name from its suffixed twin."""
+        the HP a name is printed with, which there tells a name from its suffixed twin.
+        ``read``: how one card is read, ``vision.card_reading.read_card`` unless given (a
+        module-level function, which the second reader imports by name; ``bench.vision.floor``
+        passes the least reading a card can get)."""
         self.matcher = matcher
         self.hit_points_of = hit_points_of
         self.finder = finder or FinderConfig()
         self.engine = engine or Tesseract()
         self.by_text = by_text and text_finder_available()
+        self._read = read
         # Each frame frees and allocates again tens of megabytes of arrays: keep them mapped.
         keep_freed_memory()
 
@@ -220,7 +225,11 @@ class Recognizer:
         another line reader than the recognizer's own (the tracker's second opinion);
         ``blur``: the frame's (``vision.blur.estimate``), undone around the card first."""
         quad = np.asarray(quad, dtype=np.float32)
-        return read_card(engine or self.engine, self.matcher, frame, quad, hint, layout_lean(frame, quad), blur)
+        return self._read_card()(engine or self.engine, self.matcher, frame, quad, hint, layout_lean(frame, quad), blur)
+
+    def _read_card(self) -> Read:
+        # ``read_card`` looked up when used: ``bench.vision.speed`` times it in its place.
+        return self._read or read_card
 
     def recognize(self, frame: np.ndarray, hint: tuple[str, ...] = ()) -> list[CardReading]:
         """The cards of ``frame``, found by their outlines; when those leave the frame
@@ -255,7 +264,7 @@ class Recognizer:
             quads, backs = judged(frame, [np.asarray(q, dtype=np.float32) for q in find_cards(frame, self.finder)])
             blur = estimate_blur(frame, quads)
             return [r for q in quads if (r := self.read(frame, q, hint, blur=blur)) is not None] + backs
-        with second_reader(type(self.engine)).sharing(frame) as share:
+        with second_reader(type(self.engine), self._read_card()).sharing(frame) as share:
             ahead = _JudgedAhead(share, self.finder)
             quads, leans, backs = ahead.judged(frame, [np.asarray(q, dtype=np.float32)
                                                        for q in find_cards(frame, self.finder, ahead)])
@@ -274,4 +283,4 @@ class Recognizer:
     def warm_up(self, timeout: float = 10.0) -> bool:
         """Start the second reader and wait until it answers (benchmarks do, so their first
         frames are timed as later ones; in use, frames are read meanwhile). Whether it did."""
-        return not SECOND_READER or second_reader(type(self.engine)).wait_until_answering(timeout)
+        return not SECOND_READER or second_reader(type(self.engine), self._read_card()).wait_until_answering(timeout)

@@ -19,6 +19,7 @@ from vision_scenes import CLEAN, NAMES, scene
 
 import vision.recognize
 import vision.second_reader
+from vision.card_reading import CardReading
 from vision.finder import find_cards, finish_cards
 from vision.names import NameMatcher
 from vision.second_reader import SecondReader
@@ -252,6 +253,27 @@ def test_the_second_reader_reads_what_the_caller_alone_reads(monkeypatch, recogn
     monkeypatch.setattr(vision.recognize, "SECOND_READER", False)
     assert [r.to_json() for r in recognizer.recognize(sc.image)] == shared
     assert vision.recognize.second_reader().failures == 0
+
+
+def _read_by_name_of_reader(engine, matcher, frame, quad, hint, lean, blur=None) -> CardReading:
+    """A way of reading a card that names it after who read it, a little slowly (so the
+    process takes its share of a frame's cards)."""
+    time.sleep(0.05)
+    return CardReading(quad, 0, _engine(), None, 1.0)
+
+
+def test_a_recognizer_reads_cards_its_own_way_on_both_cores():
+    sc = scene(NAMES[:6], seed=6, style=CLEAN)
+    recognizer = vision.recognize.Recognizer(NameMatcher(NAMES), read=_read_by_name_of_reader)
+    assert recognizer.warm_up(START_S)
+    try:
+        names = [r.name for r in recognizer.recognize(sc.image)]
+        assert len(names) == 6 and set(names) == {"thread", "process"}  # read here, and by the process
+        # Read the usual way, the same frame is named.
+        assert {r.name for r in vision.recognize.Recognizer(NameMatcher(NAMES)).recognize(sc.image)} == {
+            name for name, _id in NAMES[:6]}
+    finally:
+        vision.recognize.second_reader(vision.recognize.Tesseract, _read_by_name_of_reader).close()
 
 
 def test_a_deck_matcher_shares_the_database_and_reads_the_deck(recognizer):
