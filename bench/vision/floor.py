@@ -10,8 +10,9 @@ others), alternating frame by frame on a machine whose speed drifts, it times:
 - ``recognize`` as it is;
 - its floor: ``recognize`` reading each card once (``one_title_read``), its likelier end's
   likeliest title line, with Tesseract, matched against the deck lists, and nothing more:
-  no other line, no other end, no look past the edge, no PP-OCR, no text finder. A card
-  cannot be named with less, so no reading policy is faster;
+  no other line, no other end, no look past the edge, no text finder, no PP-OCR but the HP
+  read a doubtful name gets. With the line readers the project has (PP-OCR's costs more a
+  line than Tesseract's) a card is named with no less, so no way of reading is faster;
 - finding the cards alone (``find_cards``: what ``recognize`` does before the first read).
 
 Each as ``recognize`` runs, on both cores (the second reader's process takes its share
