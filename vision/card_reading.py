@@ -320,9 +320,7 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
     letters: not a card, or not one to read. ``blur``: the frame's (``vision.blur``),
     undone around the card first."""
     if blur is not None:
-        near, corner = undone_around(frame, quad, blur)
-        reading = read_card(engine, matcher, near, quad - corner, hint, lean)
-        return None if reading is None else replace(reading, quad=reading.quad + corner)
+        return read_with_blur_undone(read_card, engine, matcher, frame, quad, hint, lean, blur)
     likely, other = _End(engine, frame, quad), _End(engine, frame, turn_180(quad))
     if lean < 0:
         likely, other, lean = other, likely, -lean
@@ -370,6 +368,17 @@ def read_card(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad:
                     top, match = end, by_attacks
                     break
     return identified(engine, matcher, frame, top.quad, matcher.decide(match))
+
+
+def read_with_blur_undone(read: Callable[..., CardReading | None], engine: LineReader, matcher: NameMatcher,
+                          frame: np.ndarray, quad: np.ndarray, hint: tuple[str, ...], lean: float, blur: Blur
+                          ) -> CardReading | None:
+    """``read(engine, matcher, frame, quad, hint, lean)``, a way of reading one card
+    (``read_card``'s signature), on ``frame`` with its ``blur`` undone around the card; the
+    reading's quad in ``frame``'s pixels."""
+    near, corner = undone_around(frame, quad, blur)
+    reading = read(engine, matcher, near, quad - corner, hint, lean)
+    return None if reading is None else replace(reading, quad=reading.quad + corner)
 
 
 def identified(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, quad: np.ndarray,

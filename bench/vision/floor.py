@@ -26,8 +26,9 @@ import os
 import random
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 os.environ["OMP_THREAD_LIMIT"] = "1"
 
@@ -35,10 +36,11 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from bench.vision import evalset  # noqa: E402
-from vision.blur import Blur, undone_around  # noqa: E402
-from vision.card_reading import CardReading, _End  # noqa: E402
+from bench.vision.conditions import score_frame  # noqa: E402
+from vision.blur import Blur  # noqa: E402
+from vision.card_reading import CardReading, _End, read_with_blur_undone  # noqa: E402
 from vision.finder import find_cards  # noqa: E402
-from vision.geometry import iou, rotation_of, turn_180  # noqa: E402
+from vision.geometry import rotation_of, turn_180  # noqa: E402
 from vision.names import NameMatcher  # noqa: E402
 from vision.ocr import LineReader  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
@@ -53,9 +55,7 @@ def one_title_read(engine: LineReader, matcher: NameMatcher, frame: np.ndarray, 
     favours (``lean``), read once, and the checks any name read gets (its HP, its colour).
     None when that line holds no letters. ``vision.card_reading.read_card``'s signature."""
     if blur is not None:
-        near, corner = undone_around(frame, quad, blur)
-        reading = one_title_read(engine, matcher, near, quad - corner, hint, lean)
-        return None if reading is None else replace(reading, quad=reading.quad + corner)
+        return read_with_blur_undone(one_title_read, engine, matcher, frame, quad, hint, lean, blur)
     top = _End(engine, frame, quad if lean >= 0 else turn_180(quad))
     top.read(matcher, hint, budget=1)
     if not (top.saw_text or top.named):
@@ -73,16 +73,7 @@ class Kind:
     reads: bool = True  # it names cards (finding alone does not)
     ms: list[float] = field(default_factory=list)
     best: list[float] = field(default_factory=list)
-    names: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # cards, right, unsure, wrong
-
-
-def _count_names(kind: Kind, readings: list[CardReading], truth: list) -> None:
-    for card in truth:
-        best = max(readings, key=lambda r, c=card: iou(r.quad, c.quad), default=None)
-        found = best is not None and iou(best.quad, card.quad) >= evalset.FOUND_IOU
-        name = best.name if found else None
-        kind.names[0] += 1
-        kind.names[1 if name == card.name else 2 if name is None else 3] += 1
+    names: Counter = field(default_factory=Counter)  # of its first passes (``conditions.score_frame``)
 
 
 def main() -> None:
@@ -119,7 +110,7 @@ def main() -> None:
                     result = kind.run(scene.image)
                     passes[kind.label].append((time.perf_counter() - start) * 1000)
                     if kind.reads and len(passes[kind.label]) == 1:
-                        _count_names(kind, result, scene.cards)
+                        kind.names += score_frame(result, scene.cards)
             for kind in kinds:
                 kind.ms += passes[kind.label]
                 kind.best.append(min(passes[kind.label]))
@@ -129,7 +120,8 @@ def main() -> None:
     for kind in kinds:
         median = statistics.median(kind.ms)
         ratio = median / statistics.median(kinds[0].ms)
-        cards, right, unsure, wrong = kind.names
+        cards, right, wrong = kind.names["cards"], kind.names["right"], kind.names["wrong"]
+        unsure = cards - right - wrong
         names = f"{right / cards:6.1%} / {unsure / cards:5.1%} / {wrong / cards:4.1%}" if kind.reads else ""
         print(f"  {kind.label:34s} {median:9.0f} {statistics.median(kind.best):14.0f} {ratio:12.2f}   {names}")
 
